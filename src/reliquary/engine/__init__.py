@@ -1,0 +1,36 @@
+"""The Reliquary rules engine: pure Python, no I/O.
+
+The public API is small: a :class:`State` (clone, decision, legal options,
+apply, chance outcomes, result), the value types of options and decisions, the
+:class:`Settings` of a game, and the content models.
+"""
+
+from .content import AttackLine, Card, Content, ContentError, Faction, Rite
+from .geometry import Geometry
+from .state import Piece, State
+from .types import (
+    CHANCE,
+    DECISION_KINDS,
+    KEY,
+    MODES,
+    PASS,
+    PLAYER_NAMES,
+    SKULL,
+    Decision,
+    GameOverError,
+    IllegalOptionError,
+    NotationError,
+    Option,
+    Play,
+    ReliquaryError,
+    Result,
+    Settings,
+    Step,
+)
+
+__all__ = [
+    "CHANCE", "DECISION_KINDS", "KEY", "MODES", "PASS", "PLAYER_NAMES", "SKULL",
+    "AttackLine", "Card", "Content", "ContentError", "Decision", "Faction",
+    "GameOverError", "Geometry", "IllegalOptionError", "NotationError", "Option",
+    "Piece", "Play", "ReliquaryError", "Result", "Rite", "Settings", "State", "Step",
+]

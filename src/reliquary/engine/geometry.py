@@ -1,0 +1,188 @@
+"""Board geometry: squares, names, distance, line of sight and push lines (G1–G6).
+
+A square is an int ``rank * size + file``; rank 0 is Key's back row, file 0 is
+file ``a``. Everything here depends only on the board side, so each
+:class:`Geometry` is built once per size and shared by all states.
+
+>>> g = Geometry.of(8)
+>>> g.name(g.square(2, 3))
+'c4'
+>>> g.parse("h8") == 63
+True
+>>> g.distance(g.parse("a1"), g.parse("c2"))
+2
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from functools import cache
+
+# The eight directions, counter-clockwise from east.
+DIRECTIONS: tuple[tuple[int, int], ...] = (
+    (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1),
+)
+FILES = "abcdefghijklmnopqrstuvwxyz"
+
+
+def nearest_direction(dx: int, dy: int) -> tuple[int, int]:
+    """The row, column or diagonal nearest in angle to (dx, dy) (G6).
+
+    With integer offsets the angle is never exactly between two of them.
+
+    >>> nearest_direction(1, 2)
+    (1, 1)
+    >>> nearest_direction(3, 1)
+    (1, 0)
+    """
+    angle = math.atan2(dy, dx)
+    return DIRECTIONS[round(angle / (math.pi / 4)) % 8]
+
+
+class Geometry:
+    """Precomputed facts about a board of one side length."""
+
+    def __init__(self, size: int) -> None:
+        if not 2 <= size <= len(FILES):
+            raise ValueError(f"board side {size} is out of range")
+        self.size = size
+        self.area = size * size
+        n = size
+        #: neighbours[sq]: the adjacent squares on the board (G1).
+        self.neighbours: tuple[tuple[int, ...], ...] = tuple(
+            tuple(
+                (y + dy) * n + (x + dx)
+                for dx, dy in DIRECTIONS
+                if 0 <= x + dx < n and 0 <= y + dy < n
+            )
+            for y in range(n)
+            for x in range(n)
+        )
+        self._between: dict[int, int] = {}
+        self._straight: dict[int, int | None] = {}
+
+    @staticmethod
+    @cache
+    def of(size: int) -> Geometry:
+        return Geometry(size)
+
+    # -- coordinates -------------------------------------------------------------
+    def square(self, file: int, rank: int) -> int:
+        return rank * self.size + file
+
+    def xy(self, sq: int) -> tuple[int, int]:
+        return sq % self.size, sq // self.size
+
+    def on_board(self, x: int, y: int) -> bool:
+        return 0 <= x < self.size and 0 <= y < self.size
+
+    def offset(self, sq: int, dx: int, dy: int) -> int:
+        """The square at (dx, dy) from sq, or -1 off the board."""
+        x, y = sq % self.size + dx, sq // self.size + dy
+        if 0 <= x < self.size and 0 <= y < self.size:
+            return y * self.size + x
+        return -1
+
+    def name(self, sq: int) -> str:
+        return f"{FILES[sq % self.size]}{sq // self.size + 1}"
+
+    def parse(self, text: str) -> int:
+        """Parse a square name like ``c4``; raises ValueError if it is not on this board."""
+        text = text.strip().lower()
+        if len(text) < 2 or text[0] not in FILES or not text[1:].isdigit():
+            raise ValueError(f"{text!r} is not a square name (like 'c4')")
+        x, y = FILES.index(text[0]), int(text[1:]) - 1
+        if not self.on_board(x, y):
+            raise ValueError(f"{text!r} is off a {self.size}×{self.size} board")
+        return self.square(x, y)
+
+    def distance(self, a: int, b: int) -> int:
+        """Chebyshev distance: a diagonal counts 1 (G1)."""
+        n = self.size
+        return max(abs(a % n - b % n), abs(a // n - b // n))
+
+    def mirror(self, sq: int) -> int:
+        """The square opposite through the board's centre (S2)."""
+        return self.area - 1 - sq
+
+    # -- halves and rows (S1) ----------------------------------------------------
+    def row_of(self, player: int, rank_from_back: int) -> range:
+        """The squares of the given row counted from a player's back row (0 = back row)."""
+        rank = rank_from_back if player == 0 else self.size - 1 - rank_from_back
+        return range(rank * self.size, (rank + 1) * self.size)
+
+    def half_of(self, sq: int) -> int:
+        """0 for Key's half, 1 for Skull's, -1 for the central row of an odd board."""
+        rank, n = sq // self.size, self.size
+        if rank < n // 2:
+            return 0
+        if rank >= (n + 1) // 2:
+            return 1
+        return -1
+
+    # -- line of sight (G5) -------------------------------------------------------
+    def between(self, a: int, b: int) -> int:
+        """Bitmask of the squares whose interior the segment between a and b's centres crosses.
+
+        The end squares are not included; touching a corner is not crossing.
+        """
+        key = a * self.area + b
+        mask = self._between.get(key)
+        if mask is None:
+            mask = self._compute_between(a, b)
+            self._between[key] = mask
+            self._between[b * self.area + a] = mask
+        return mask
+
+    def _compute_between(self, a: int, b: int) -> int:
+        (ax, ay), (bx, by) = self.xy(a), self.xy(b)
+        # Work in doubled coordinates: centres are odd, square edges even.
+        x0, y0, dx, dy = 2 * ax + 1, 2 * ay + 1, 2 * (bx - ax), 2 * (by - ay)
+        mask = 0
+        for x in range(min(ax, bx), max(ax, bx) + 1):
+            for y in range(min(ay, by), max(ay, by) + 1):
+                sq = self.square(x, y)
+                if sq in (a, b):
+                    continue
+                lo, hi = Fraction(0), Fraction(1)
+                ok = True
+                for p0, d, edge in ((x0, dx, 2 * x), (y0, dy, 2 * y)):
+                    if d == 0:
+                        # Parallel: inside only if strictly between the two edges.
+                        ok = edge < p0 < edge + 2
+                    else:
+                        t1, t2 = Fraction(edge - p0, d), Fraction(edge + 2 - p0, d)
+                        lo, hi = max(lo, min(t1, t2)), min(hi, max(t1, t2))
+                    if not ok:
+                        break
+                if ok and lo < hi:
+                    mask |= 1 << sq
+        return mask
+
+    def straight_between(self, a: int, b: int) -> int | None:
+        """For ``los=straight``: squares strictly between a and b on their row, column
+        or diagonal, or None if a and b are not aligned."""
+        key = a * self.area + b
+        if key in self._straight:
+            return self._straight[key]
+        (ax, ay), (bx, by) = self.xy(a), self.xy(b)
+        dx, dy = bx - ax, by - ay
+        result: int | None = None
+        if dx == 0 or dy == 0 or abs(dx) == abs(dy):
+            steps = max(abs(dx), abs(dy))
+            sx, sy = (dx > 0) - (dx < 0), (dy > 0) - (dy < 0)
+            result = 0
+            for i in range(1, steps):
+                result |= 1 << self.square(ax + i * sx, ay + i * sy)
+        self._straight[key] = result
+        return result
+
+    def line(self, sq: int, direction: tuple[int, int]) -> list[int]:
+        """The squares from sq (exclusive) to the board's edge along a direction."""
+        out = []
+        nxt = self.offset(sq, *direction)
+        while nxt >= 0:
+            out.append(nxt)
+            nxt = self.offset(nxt, *direction)
+        return out

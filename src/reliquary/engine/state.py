@@ -1,0 +1,1196 @@
+"""The game state and every rule of Reliquary.
+
+A :class:`State` is a position plus the stack of what is still to be decided. The
+top of the stack is the current decision; :meth:`State.apply` takes one of its
+options, resolves what follows without choice, and stops at the next decision.
+Frames on the stack are tuples of plain values, so a state clones and serializes
+exactly, mid-turn included.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from .content import AttackLine, Card, Content, Faction
+from .geometry import Geometry, nearest_direction
+from .types import (
+    CHANCE,
+    PASS,
+    PLAYER_NAMES,
+    Decision,
+    GameOverError,
+    IllegalOptionError,
+    Option,
+    Play,
+    Result,
+    Settings,
+    Step,
+)
+
+EMPTY, RUIN = -1, -2
+Frame = tuple[Any, ...]
+MAX_PULL = 99
+
+
+class Piece:
+    """A piece on the board. Minions have 1 HP; Heroes 4 (or their faction's)."""
+
+    __slots__ = ("aegis", "harrowed", "hero", "hp", "id", "max_hp", "owner", "sq", "stepped",
+                 "veiled")
+
+    def __init__(self, pid: int, owner: int, hero: bool, hp: int, sq: int,
+                 harrowed: bool = False) -> None:
+        self.id = pid
+        self.owner = owner
+        self.hero = hero
+        self.hp = hp
+        self.max_hp = hp
+        self.sq = sq
+        self.harrowed = harrowed
+        self.veiled = False   # K-Veil: no MOVE, no steps on the owner's next turn
+        self.aegis = False    # K-Aegis: no damage, no push/pull until the owner's next turn
+        self.stepped = False  # took a step this turn (Lantern Bearers)
+
+    def copy(self) -> Piece:
+        p = Piece.__new__(Piece)
+        p.id, p.owner, p.hero, p.hp, p.max_hp, p.sq = (
+            self.id, self.owner, self.hero, self.hp, self.max_hp, self.sq)
+        p.harrowed, p.veiled, p.aegis, p.stepped = (
+            self.harrowed, self.veiled, self.aegis, self.stepped)
+        return p
+
+    def __repr__(self) -> str:
+        kind = "Hero" if self.hero else "Minion"
+        return f"<{PLAYER_NAMES[self.owner]} {kind} #{self.id} sq={self.sq} hp={self.hp}>"
+
+
+class _Tables:
+    """Per-(content, size) lookups: MOVE destinations of each card, rows, halves."""
+
+    _cache: dict[tuple[int, int], _Tables] = {}
+
+    def __init__(self, content: Content, size: int) -> None:
+        geo = Geometry.of(size)
+        row = content.board_row(size)
+        self.row = row
+        self.cards = {card.id: card for card in content.cards}
+        self.back_row = tuple(tuple(geo.row_of(p, 0)) for p in (0, 1))
+        self.deploy = tuple(
+            tuple(sq for r in range(row.deploy_rows) for sq in geo.row_of(p, r)) for p in (0, 1)
+        )
+        self.half = tuple(
+            tuple(sq for sq in range(geo.area) if geo.half_of(sq) == p) for p in (0, 1)
+        )
+        # moves[card][player][sq] -> destinations on the board (D1: turned for Skull).
+        self.moves: dict[str, tuple[tuple[tuple[int, ...], ...], ...]] = {}
+        for card in content.cards:
+            per_player = []
+            for player in (0, 1):
+                sign = 1 if player == 0 else -1
+                per_player.append(tuple(
+                    tuple(d for dx, dy in card.diagram
+                          if (d := geo.offset(sq, sign * dx, sign * dy)) >= 0)
+                    for sq in range(geo.area)
+                ))
+            self.moves[card.id] = tuple(per_player)
+
+    @classmethod
+    def of(cls, content: Content, size: int) -> _Tables:
+        key = (id(content), size)
+        tables = cls._cache.get(key)
+        if tables is None:
+            tables = cls._cache[key] = _Tables(content, size)
+        return tables
+
+
+class State:
+    """A Reliquary game in progress, from the first setup choice to the result.
+
+    >>> from reliquary import new_game
+    >>> state = new_game(seed=None)
+    >>> d = state.decision()
+    >>> d.kind, d.player
+    ('ruin', 0)
+    >>> state.apply(state.geometry.parse("b3"))
+    >>> state.decision().player
+    1
+    """
+
+    # ------------------------------------------------------------------ creation
+    def __init__(self, content: Content, settings: Settings | None = None) -> None:
+        settings = settings or Settings()
+        if settings.size not in content.sizes:
+            raise ValueError(
+                f"board side {settings.size} is not in the board table "
+                f"(sides {min(content.sizes)} to {max(content.sizes)})"
+            )
+        self.content = content
+        self.settings = settings
+        self.geometry = Geometry.of(settings.size)
+        self._tables = _Tables.of(content, settings.size)
+        area = self.geometry.area
+        self.board: list[int] = [EMPTY] * area
+        self.ruins = 0  # bitmask of Ruin squares
+        self.pieces: dict[int, Piece] = {}
+        self.next_id = 0
+        self.factions: list[str | None] = [None, None]
+        self.secret_faction: list[str | None] = [None, None]  # S3, hidden until both chose
+        self.hands: list[list[str]] = [[], []]
+        self.waiting: str | None = None
+        self.dealt = 0
+        self.first = -1
+        self.rites: list[str | None] = [None, None]  # held rite, None once played
+        self.rite_draft: list[str] = [r.id for r in content.rites]
+        self.relic_sq = [-1, -1]       # relic p on the ground at this square
+        self.relic_carrier = [-1, -1]  # relic p carried by this piece id
+        self.pool = [0, 0]             # killed Minions waiting on the faction card
+        self.grave_used = [False, False]
+        self.placed = [0, 0]           # pieces deployed (S6)
+        self.vigil = 6
+        self.eventful = False          # V1: something happened this round
+        self.rounds = 0                # completed rounds
+        self.turns_taken = [0, 0]
+        self.current = 0
+        self.played: str | None = None  # card played this turn
+        self.result: Result | None = None
+        self.stack: list[Frame] = [("ruin", 0, self._tables.row.ruins // 2)]
+        self._options: list[Option] | None = None
+        self._grave_trigger = -1
+        self._advance()
+
+    def clone(self) -> State:
+        """An independent copy; applying options to it leaves this state unchanged."""
+        s = State.__new__(State)
+        s.__dict__.update(self.__dict__)
+        s.board = self.board[:]
+        s.pieces = {pid: p.copy() for pid, p in self.pieces.items()}
+        s.factions = self.factions[:]
+        s.secret_faction = self.secret_faction[:]
+        s.hands = [self.hands[0][:], self.hands[1][:]]
+        s.rites = self.rites[:]
+        s.rite_draft = self.rite_draft[:]
+        s.relic_sq = self.relic_sq[:]
+        s.relic_carrier = self.relic_carrier[:]
+        s.pool = self.pool[:]
+        s.grave_used = self.grave_used[:]
+        s.placed = self.placed[:]
+        s.turns_taken = self.turns_taken[:]
+        s.stack = self.stack[:]
+        s._options = None if self._options is None else self._options[:]
+        return s
+
+    # ------------------------------------------------------------------ public API
+    @property
+    def is_terminal(self) -> bool:
+        return self.result is not None
+
+    @property
+    def winner(self) -> int | None:
+        return self.result.winner if self.result else None
+
+    @property
+    def is_chance(self) -> bool:
+        return bool(self.stack) and self.stack[-1][0] in ("deal", "roll")
+
+    @property
+    def current_player(self) -> int:
+        """The player who takes the current decision, :data:`CHANCE`, or -1 when over."""
+        if self.result is not None:
+            return -1
+        return self._decider(self.stack[-1])
+
+    def legal_options(self) -> list[Option]:
+        """The options of the current decision (a fresh list; empty when the game is over)."""
+        if self.result is not None:
+            return []
+        if self._options is None:  # only after from_dict or an external edit
+            self._options = self._compute_options(self.stack[-1])
+        return self._options[:]
+
+    def decision(self) -> Decision:
+        """The current decision: its kind, who takes it, and its options."""
+        if self.result is not None:
+            raise GameOverError(f"the game is over: {self.result}")
+        options = tuple(self.legal_options())
+        frame = self.stack[-1]
+        kind = frame[0]
+        probabilities: tuple[float, ...] = ()
+        if kind in ("deal", "roll"):
+            probabilities = tuple(p for _, p in self.chance_outcomes())
+        subject = self._subject(frame)
+        return Decision(
+            kind=kind,
+            player=self._decider(frame),
+            options=options,
+            piece=self.pieces[subject].sq if subject in self.pieces else -1,
+            card=self.played if frame[0] not in _SETUP_KINDS else None,
+            probabilities=probabilities,
+        )
+
+    def chance_outcomes(self) -> list[tuple[Option, float]]:
+        """The outcomes of the current chance decision with their probabilities."""
+        if not self.is_chance:
+            return []
+        options = self.legal_options()
+        return [(o, 1.0 / len(options)) for o in options]
+
+    def apply(self, option: Option) -> None:
+        """Take an option of the current decision (a choice or a chance outcome).
+
+        Raises :class:`IllegalOptionError` and changes nothing if the option is not one
+        of :meth:`legal_options`.
+        """
+        if self.result is not None:
+            raise GameOverError(f"the game is over: {self.result}")
+        options = self._options if self._options is not None else self.legal_options()
+        if option not in options or type(option) is bool:
+            frame = self.stack[-1]
+            raise IllegalOptionError(
+                f"{option!r} is not a legal option for the {frame[0]!r} decision of "
+                f"{self._decider_name(frame)}; legal: {options!r}"
+            )
+        frame = self.stack.pop()
+        self._options = None
+        _HANDLERS[frame[0]](self, frame, option)
+        if self._grave_trigger >= 0:
+            if self.result is None:
+                self.stack.append(("grave_return", self._grave_trigger))
+            self._grave_trigger = -1
+        self._advance()
+
+    # ------------------------------------------------------------------ queries
+    def piece_at(self, sq: int) -> Piece | None:
+        pid = self.board[sq]
+        return self.pieces[pid] if pid >= 0 else None
+
+    def is_ruin(self, sq: int) -> bool:
+        return self.board[sq] == RUIN
+
+    def carrier_of(self, relic_owner: int) -> Piece | None:
+        """The piece carrying the relic of ``relic_owner``, if any."""
+        pid = self.relic_carrier[relic_owner]
+        return self.pieces[pid] if pid >= 0 else None
+
+    def carried_relic(self, piece: Piece) -> int:
+        """Whose relic this piece carries, or -1."""
+        enemy = 1 - piece.owner
+        return enemy if self.relic_carrier[enemy] == piece.id else -1
+
+    def relic_square(self, relic_owner: int) -> int:
+        """Where a relic is: on the ground or under its carrier; -1 before S7."""
+        pid = self.relic_carrier[relic_owner]
+        return self.pieces[pid].sq if pid >= 0 else self.relic_sq[relic_owner]
+
+    def hero(self, player: int) -> Piece | None:
+        for p in self.pieces.values():
+            if p.owner == player and p.hero:
+                return p
+        return None
+
+    def faction(self, player: int) -> Faction | None:
+        fid = self.factions[player]
+        return self.content.faction(fid) if fid else None
+
+    def line_for(self, card: Card | str, piece: Piece) -> AttackLine:
+        """The attack line a piece uses with a card (T3): «Héroe:», «Esbirro:» or «Cualquiera:»."""
+        if isinstance(card, str):
+            card = self._tables.cards[card]
+        attack = card.attack
+        if attack == "faction":
+            faction = self.content.faction(self.factions[piece.owner] or "")
+            return faction.hero if piece.hero else faction.minion
+        if attack.any is not None:
+            return attack.any
+        line = attack.hero if piece.hero else attack.minion
+        assert line is not None
+        return line
+
+    def first_turn(self, player: int) -> bool:
+        return self.turns_taken[player] == 0
+
+    # ------------------------------------------------------------------ the machine
+    def _decider(self, frame: Frame) -> int:
+        kind = frame[0]
+        if kind in ("deal", "roll"):
+            return CHANCE
+        if kind in _SETUP_KINDS or kind == "grave_return":
+            return int(frame[1])
+        return self.current
+
+    def _decider_name(self, frame: Frame) -> str:
+        p = self._decider(frame)
+        return "chance" if p == CHANCE else PLAYER_NAMES[p]
+
+    def _subject(self, frame: Frame) -> int:
+        """The piece id a turn decision is about, or -1."""
+        if frame[0] in _SUBJECT_KINDS:
+            return int(frame[1])
+        return -1
+
+    def _advance(self) -> None:
+        """Resolve what needs no choice; stop at the next decision with options."""
+        while self.result is None and self.stack:
+            frame = self.stack[-1]
+            auto = _AUTO.get(frame[0])
+            if auto is not None:
+                self.stack.pop()
+                auto(self, frame)
+                continue
+            options = self._compute_options(frame)
+            if options:
+                self._options = options
+                return
+            self.stack.pop()  # nothing possible (e.g. no step): that part is skipped
+        self._options = None
+
+    def _compute_options(self, frame: Frame) -> list[Option]:
+        return _OPTIONS[frame[0]](self, frame)
+
+    # ------------------------------------------------------------------ board primitives
+    def _empty_steps(self, sq: int) -> list[int]:
+        board = self.board
+        return [n for n in self.geometry.neighbours[sq] if board[n] == EMPTY]
+
+    def _steps_of(self, piece: Piece) -> list[int]:
+        """Where a piece may step (G3); none while veiled (D12)."""
+        if piece.veiled:
+            return []
+        return self._empty_steps(piece.sq)
+
+    def _place_new(self, owner: int, sq: int, hero: bool = False, harrowed: bool = False) -> Piece:
+        """Place a piece: it picks nothing up (RL5)."""
+        hp = 1
+        if hero:
+            faction = self.faction(owner)
+            hp = faction.hero_hp if faction else 4
+        piece = Piece(self.next_id, owner, hero, hp, sq, harrowed)
+        self.next_id += 1
+        self.pieces[piece.id] = piece
+        self.board[sq] = piece.id
+        return piece
+
+    def _relocate(self, piece: Piece, to: int, by_enemy: bool) -> None:
+        """Move a piece to an empty square, dropping (RL3) and picking up (RL1) relics."""
+        frm = piece.sq
+        if by_enemy:
+            relic = 1 - piece.owner
+            if self.relic_carrier[relic] == piece.id:
+                self.relic_carrier[relic] = -1
+                self.relic_sq[relic] = frm
+                self.eventful = True
+        self.board[frm] = EMPTY
+        self.board[to] = piece.id
+        piece.sq = to
+        self._arrive(piece)
+
+    def _arrive(self, piece: Piece) -> None:
+        """RL1: ending on the enemy relic's square picks it up."""
+        relic = 1 - piece.owner
+        if self.relic_carrier[relic] < 0 and self.relic_sq[relic] == piece.sq:
+            self.relic_carrier[relic] = piece.id
+            self.relic_sq[relic] = -1
+            self.eventful = True
+
+    def _step(self, piece: Piece, to: int) -> None:
+        piece.stepped = True
+        self._relocate(piece, to, by_enemy=False)
+
+    def _swap(self, a: Piece, b: Piece) -> None:
+        """G4, by the pieces' own side: each keeps its relic (RL2)."""
+        a.sq, b.sq = b.sq, a.sq
+        self.board[a.sq] = a.id
+        self.board[b.sq] = b.id
+        self._arrive(a)
+        self._arrive(b)
+
+    def _damage(self, piece: Piece, amount: int) -> None:
+        """Deal damage (G11), unless prevented (T8 first turn, K-Aegis)."""
+        if amount <= 0 or piece.aegis:
+            return
+        if self.settings.first_turn == "no_damage" and self.turns_taken[self.current] == 0:
+            return
+        piece.hp -= amount
+        self.eventful = True
+        if piece.hp <= 0:
+            self._kill(piece)
+
+    def _kill(self, piece: Piece) -> None:
+        sq = piece.sq
+        relic = 1 - piece.owner
+        if self.relic_carrier[relic] == piece.id:  # RL3: dropped where it dies
+            self.relic_carrier[relic] = -1
+            self.relic_sq[relic] = sq
+            self.eventful = True
+        self.board[sq] = EMPTY
+        del self.pieces[piece.id]
+        owner = piece.owner
+        if piece.hero:  # V3, D18: at once, even mid-effect
+            self._finish(Result(1 - owner, "hero_killed",
+                                detail=f"{PLAYER_NAMES[owner]} Hero killed at "
+                                       f"{self.geometry.name(sq)}"))
+            return
+        if piece.harrowed:  # D10: removed from the game
+            return
+        self.pool[owner] += 1
+        faction = self.faction(owner)
+        if (faction is not None and faction.passive == "grave_return"
+                and not self.grave_used[owner] and self._empty_back_row(owner)):
+            self.grave_used[owner] = True  # D11: mandatory, first kill with room
+            self.pool[owner] -= 1
+            self._grave_trigger = owner
+
+    def _push(self, attacker_sq: int, piece: Piece, amount: int, pull: bool) -> bool:
+        """Push or pull (G6, D15). Returns True if the target was crushed (G7)."""
+        if piece.aegis:  # D13: nothing happens, not even crush
+            return False
+        geo = self.geometry
+        n = geo.size
+        dx = piece.sq % n - attacker_sq % n
+        dy = piece.sq // n - attacker_sq // n
+        ddx, ddy = nearest_direction(dx, dy)
+        if pull:
+            ddx, ddy = -ddx, -ddy
+        sq, moved = piece.sq, 0
+        while moved < amount:
+            if pull and geo.distance(sq, attacker_sq) <= 1:
+                break
+            nxt = geo.offset(sq, ddx, ddy)
+            if nxt < 0 or self.board[nxt] != EMPTY:
+                break
+            sq, moved = nxt, moved + 1
+        if moved == 0:
+            return True
+        self._relocate(piece, sq, by_enemy=True)
+        return False
+
+    def _empty_back_row(self, player: int) -> list[int]:
+        board = self.board
+        return [sq for sq in self._tables.back_row[player] if board[sq] == EMPTY]
+
+    def _finish(self, result: Result) -> None:
+        self.result = result
+        self.stack.clear()
+        self._options = None
+
+    # ------------------------------------------------------------------ line of sight
+    def has_los(self, a: int, b: int, strict: bool = False) -> bool:
+        """G5 / option ``los=straight``, with RL4's carrier exception unless ``strict``."""
+        target = self.board[b]
+        carrier = (not strict and target >= 0
+                   and (self.relic_carrier[0] == target or self.relic_carrier[1] == target))
+        if self.settings.los == "geometric":
+            return carrier or not (self.geometry.between(a, b) & self.ruins)
+        mask = self.geometry.straight_between(a, b)
+        if mask is None:
+            return False
+        board = self.board
+        while mask:
+            low = mask & -mask
+            v = board[low.bit_length() - 1]
+            if v >= 0 or (v == RUIN and not carrier):
+                return False
+            mask ^= low
+        return True
+
+    # ------------------------------------------------------------------ attack geometry
+    def _targets(self, attacker: Piece, sq: int, line: AttackLine) -> list[int]:
+        """Squares of legal targets for a targeted line from square sq."""
+        geo, board, pieces = self.geometry, self.board, self.pieces
+        friendly = line.effect == "passage"  # D9: enemies unless the text says friendly
+        out = []
+        if line.range == 1 and not line.los:
+            for n in geo.neighbours[sq]:
+                pid = board[n]
+                if pid >= 0 and pid != attacker.id and (pieces[pid].owner == attacker.owner) \
+                        == friendly:
+                    out.append(n)
+            return out
+        for pid, p in pieces.items():
+            if pid == attacker.id or (p.owner == attacker.owner) != friendly:
+                continue
+            if geo.distance(sq, p.sq) <= line.range and (
+                not line.los or self.has_los(sq, p.sq, line.strict_los)
+            ):
+                out.append(p.sq)
+        out.sort()
+        return out
+
+    def _adjacent_enemies(self, owner: int, sq: int) -> list[int]:
+        board, pieces = self.board, self.pieces
+        return [n for n in self.geometry.neighbours[sq]
+                if (pid := board[n]) >= 0 and pieces[pid].owner != owner]
+
+    def _lunges(self, attacker: Piece, line: AttackLine) -> list[int]:
+        """D8: squares the attacker may lunge to, keeping the attack legal."""
+        if not line.adjacent or attacker.veiled:
+            return []
+        out = []
+        board = self.board
+        origin = attacker.sq
+        board[origin] = EMPTY
+        for n in self.geometry.neighbours[origin]:
+            if board[n] == EMPTY and self._adjacent_enemies(attacker.owner, n):
+                out.append(n)
+        board[origin] = attacker.id
+        return out
+
+    def _gale_steps(self, attacker: Piece) -> list[int]:
+        """Gale's step: mandatory when possible; only to squares next to an enemy."""
+        steps = self._steps_of(attacker)
+        if not steps:
+            return []
+        board = self.board
+        origin = attacker.sq
+        board[origin] = EMPTY
+        out = [n for n in steps if self._adjacent_enemies(attacker.owner, n)]
+        board[origin] = attacker.id
+        return out
+
+    def _attack_legal(self, piece: Piece, line: AttackLine) -> bool:
+        """T6: an attack is legal only if its effect can be completed."""
+        effect = line.effect
+        if effect in ("aegis", "rapture"):
+            return True
+        if effect == "gale":
+            if self._steps_of(piece):
+                return bool(self._gale_steps(piece))
+            return bool(self._adjacent_enemies(piece.owner, piece.sq))
+        if self._targets(piece, piece.sq, line):
+            return True
+        return bool(self._lunges(piece, line))
+
+    def _attackers(self, card: Card) -> list[Piece]:
+        return [p for p in self.pieces.values()
+                if p.owner == self.current and self._attack_legal(p, self.line_for(card, p))]
+
+    def _movers(self, card_id: str) -> list[Piece]:
+        table = self._tables.moves[card_id][self.current]
+        board = self.board
+        return [p for p in self.pieces.values()
+                if p.owner == self.current and not p.veiled
+                and any(board[d] == EMPTY for d in table[p.sq])]
+
+    # ------------------------------------------------------------------ turn flow
+    def _start_turn(self, player: int) -> None:
+        self.current = player
+        self.played = None
+        for p in self.pieces.values():
+            if p.owner == player:
+                p.aegis = False  # K-Aegis lasts until the start of your next turn
+        self.stack = [("end_turn",), ("lantern_step",), ("play",)]
+
+    def _end_turn(self) -> None:
+        player = self.current
+        # V3 (D18): after the end-of-turn passive.
+        carrier = self.carrier_of(1 - player)
+        if carrier is not None and carrier.sq in self._tables.back_row[player]:
+            self._finish(Result(player, "relic_home",
+                                detail=f"{PLAYER_NAMES[player]} brought the relic home to "
+                                       f"{self.geometry.name(carrier.sq)}"))
+            return
+        if self.played is not None:  # T1: the played card waits; take the old one
+            hand = self.hands[player]
+            hand.remove(self.played)
+            if self.waiting is not None:
+                hand.append(self.waiting)
+            self.waiting = self.played
+        for p in self.pieces.values():
+            p.stepped = False
+            if p.owner == player:
+                p.veiled = False  # the owner's next turn is over
+        self.turns_taken[player] += 1
+        if player != self.first:
+            self._end_round()
+            if self.result is not None:
+                return
+        self._start_turn(1 - player)
+
+    def _end_round(self) -> None:
+        """V1, D7: the Vigil at the end of each round; V2 at 0; D19 cap."""
+        self.rounds += 1
+        if self.eventful:
+            self.vigil = 6
+        else:
+            self.vigil -= 1
+        self.eventful = False
+        if self.vigil <= 0:
+            self._finish(self._vigil_result())
+        elif self.rounds >= self.settings.round_cap:
+            self._finish(Result(None, "round_cap",
+                                detail=f"no result after {self.rounds} rounds (D19)"))
+
+    def vigil_scores(self) -> tuple[int, int]:
+        """V2, D6: +1 per own carrier in the enemy half, −1 per carrier in one's own half."""
+        scores = [0, 0]
+        for relic in (0, 1):
+            carrier = self.carrier_of(relic)
+            if carrier is None:
+                continue
+            half = self.geometry.half_of(carrier.sq)
+            if half == relic:
+                scores[carrier.owner] += 1
+            elif half == carrier.owner:
+                scores[carrier.owner] -= 1
+        return scores[0], scores[1]
+
+    def _vigil_result(self) -> Result:
+        scores = self.vigil_scores()
+        if scores[0] != scores[1]:
+            return Result(int(scores[1] > scores[0]), "vigil", scores, "higher Vigil score")
+        damage = []
+        minions = []
+        for player in (0, 1):
+            hero = self.hero(player)
+            damage.append(hero.max_hp - hero.hp if hero else 99)
+            minions.append(sum(1 for p in self.pieces.values()
+                               if p.owner == player and not p.hero))
+        if damage[0] != damage[1]:
+            return Result(int(damage[1] < damage[0]), "vigil", scores, "less damage to the Hero")
+        if minions[0] != minions[1]:
+            return Result(int(minions[1] > minions[0]), "vigil", scores, "more Minions")
+        return Result(None, "vigil", scores, "tied on every count")
+
+    def _begin_game(self) -> None:
+        self._start_turn(self.first)
+
+
+_SETUP_KINDS = frozenset({"ruin", "faction", "rite", "deploy", "relic"})
+_SUBJECT_KINDS = frozenset({"destination", "lunge", "target", "second_target", "gale_step",
+                            "gale_push", "rapture_step", "after_step", "kill_step", "swap"})
+
+
+# ====================================================================== setup (S1–S7)
+def _opt_ruin(s: State, frame: Frame) -> list[Option]:
+    geo = s.geometry
+    n = geo.size
+    return [sq for sq in range(n, geo.area - n)
+            if s.board[sq] == EMPTY and geo.mirror(sq) != sq]
+
+
+def _do_ruin(s: State, frame: Frame, sq: Option) -> None:
+    assert isinstance(sq, int)
+    for r in (sq, s.geometry.mirror(sq)):
+        s.board[r] = RUIN
+        s.ruins |= 1 << r
+    player, pairs_left = frame[1], frame[2] - 1
+    s.stack.append(("ruin", 1 - player, pairs_left) if pairs_left else ("faction", 0))
+
+
+def _opt_faction(s: State, frame: Frame) -> list[Option]:
+    return [f.id for f in s.content.factions]
+
+
+def _do_faction(s: State, frame: Frame, fid: Option) -> None:
+    assert isinstance(fid, str)
+    player = frame[1]
+    s.secret_faction[player] = fid
+    if player == 0:
+        s.stack.append(("faction", 1))
+        return
+    if s.secret_faction[0] == s.secret_faction[1]:  # S3: a clash, both choose again
+        s.secret_faction = [None, None]
+        s.stack.append(("faction", 0))
+        return
+    s.factions = s.secret_faction[:]
+    s.secret_faction = [None, None]
+    s.stack.append(("deal",))
+
+
+def _opt_deal(s: State, frame: Frame) -> list[Option]:
+    taken = set(s.hands[0]) | set(s.hands[1])
+    return [c.id for c in s.content.cards if c.id not in taken]
+
+
+def _do_deal(s: State, frame: Frame, card: Option) -> None:
+    assert isinstance(card, str)
+    hand_size = s.content.hand_size
+    if s.dealt < 2 * hand_size:
+        s.hands[s.dealt // hand_size].append(card)
+    else:
+        s.waiting = card
+    s.dealt += 1
+    if s.dealt <= 2 * hand_size:
+        s.stack.append(("deal",))
+        return
+    # S4: the waiting card's seal names the first player; the Vigil starts at 6.
+    s.first = 0 if s._tables.cards[card].seal == "key" else 1
+    s.vigil = 6
+    s.stack.append(("rite", 1 - s.first))
+
+
+def _opt_rite(s: State, frame: Frame) -> list[Option]:
+    return list(s.rite_draft)
+
+
+def _do_rite(s: State, frame: Frame, rite: Option) -> None:
+    assert isinstance(rite, str)
+    player = frame[1]
+    s.rites[player] = rite
+    s.rite_draft.remove(rite)
+    if player != s.first:
+        s.stack.append(("rite", s.first))
+    else:
+        s.rite_draft.clear()  # D5: the rest are out of the game
+        s.stack.append(("deploy", s.first))
+
+
+def _opt_deploy(s: State, frame: Frame) -> list[Option]:
+    board = s.board
+    return [sq for sq in s._tables.deploy[frame[1]] if board[sq] == EMPTY]
+
+
+def _do_deploy(s: State, frame: Frame, sq: Option) -> None:
+    assert isinstance(sq, int)
+    player = frame[1]
+    minions = s._tables.row.minions
+    s._place_new(player, sq, hero=s.placed[player] == minions)
+    s.placed[player] += 1
+    other = 1 - player
+    if s.placed[other] <= minions:
+        s.stack.append(("deploy", other))
+    elif s.placed[player] <= minions:
+        s.stack.append(("deploy", player))
+    else:
+        s.stack.append(("relic", s.first))
+
+
+def _opt_relic(s: State, frame: Frame) -> list[Option]:
+    player = frame[1]
+    back = s._tables.back_row[player]
+    board = s.board
+    return [sq for sq in s._tables.half[player] if board[sq] == EMPTY and sq not in back]
+
+
+def _do_relic(s: State, frame: Frame, sq: Option) -> None:
+    assert isinstance(sq, int)
+    player = frame[1]
+    s.relic_sq[player] = sq
+    if player == s.first:
+        s.stack.append(("relic", 1 - s.first))
+    else:
+        s._begin_game()
+
+
+# ====================================================================== the turn (T1–T8)
+def _rite_squares(s: State, player: int, rite_id: str | None) -> list[int]:
+    """Where a rite can act; empty if it cannot be completed (T6)."""
+    if rite_id is None:
+        return []
+    effect = s.content.rite(rite_id).effect
+    if effect == "desecration":
+        ruins = s.ruins
+        return [sq for sq in s._tables.half[player] if (ruins >> sq) & 1]
+    if effect == "harrow" and s.pool[1 - player] == 0:
+        return []
+    return s._empty_back_row(player)
+
+
+def _opt_play(s: State, frame: Frame) -> list[Option]:
+    player = s.current
+    hand = s.hands[player]
+    options: list[Option] = []
+    own = [p for p in s.pieces.values() if p.owner == player]
+    heroes = [p for p in own if p.hero]
+    minions = [p for p in own if not p.hero]
+    can_attack = not (s.settings.first_turn == "no_attack" and s.turns_taken[player] == 0)
+    can_regroup = s.pool[player] > 0 and bool(s._empty_back_row(player))
+    can_rite = bool(_rite_squares(s, player, s.rites[player]))
+    line_ok: dict[int, bool] = {}  # generic cards share the faction lines
+
+    def line_legal(card: Card, key: int, pieces: Iterable[Piece]) -> bool:
+        legal = line_ok.get(key)
+        if legal is None:
+            legal = line_ok[key] = any(s._attack_legal(p, s.line_for(card, p)) for p in pieces)
+        return legal
+
+    for card_id in hand:
+        card = s._tables.cards[card_id]
+        if s._movers(card_id):
+            options.append(Play(card_id, "move"))
+        if can_attack:
+            attack = card.attack
+            if attack == "faction" or attack.any is None:
+                key = 0 if attack == "faction" else id(attack)
+                legal = (line_legal(card, key * 2 + 1, heroes)
+                         or line_legal(card, key * 2 + 2, minions))
+            else:
+                legal = line_legal(card, id(attack) * 2, own)
+            if legal:
+                options.append(Play(card_id, "attack"))
+        if can_regroup:
+            options.append(Play(card_id, "regroup"))
+        if can_rite:
+            options.append(Play(card_id, "rite"))
+    if not options:  # T6: nothing legal, the card only changes places
+        options = [Play(card_id, "pass") for card_id in hand]
+    return options
+
+
+def _do_play(s: State, frame: Frame, option: Option) -> None:
+    assert isinstance(option, Play)
+    card, mode = option
+    s.played = card
+    if mode == "move":
+        s.stack.append(("mover", card))
+    elif mode == "attack":
+        s.stack.append(("attacker", card))
+    elif mode == "regroup":
+        s.stack.append(("regroup",))
+    elif mode == "rite":
+        s.stack.append(("rite_effect", s.rites[s.current]))
+        s.rites[s.current] = None  # played: out of the game
+        s.vigil = 6  # T5, D7
+        s.eventful = True
+
+
+def _opt_mover(s: State, frame: Frame) -> list[Option]:
+    return sorted(p.sq for p in s._movers(frame[1]))
+
+
+def _do_mover(s: State, frame: Frame, sq: Option) -> None:
+    assert isinstance(sq, int)
+    s.stack.append(("destination", s.board[sq], frame[1]))
+
+
+def _opt_destination(s: State, frame: Frame) -> list[Option]:
+    piece = s.pieces[frame[1]]
+    board = s.board
+    return sorted(d for d in s._tables.moves[frame[2]][s.current][piece.sq] if board[d] == EMPTY)
+
+
+def _do_destination(s: State, frame: Frame, sq: Option) -> None:
+    assert isinstance(sq, int)
+    piece = s.pieces[frame[1]]
+    s._relocate(piece, sq, by_enemy=False)  # a MOVE jumps (T2) and is not a step
+    if s._tables.cards[frame[2]].escort:
+        s.stack.append(("escort", piece.id))
+
+
+def _opt_escort(s: State, frame: Frame) -> list[Option]:
+    mover = frame[1]
+    options: list[Option] = []
+    for p in sorted(s.pieces.values(), key=lambda p: p.sq):
+        if p.owner == s.current and p.id != mover:
+            options.extend(Step(p.sq, to) for to in s._steps_of(p))
+    if options:
+        options.append(PASS)
+    return options
+
+
+def _do_escort(s: State, frame: Frame, option: Option) -> None:
+    if isinstance(option, Step):
+        s._step(s.pieces[s.board[option.frm]], option.to)
+
+
+def _opt_attacker(s: State, frame: Frame) -> list[Option]:
+    return sorted(p.sq for p in s._attackers(s._tables.cards[frame[1]]))
+
+
+def _do_attacker(s: State, frame: Frame, sq: Option) -> None:
+    assert isinstance(sq, int)
+    piece = s.pieces[s.board[sq]]
+    card = frame[1]
+    line = s.line_for(card, piece)
+    effect = line.effect
+    if effect == "aegis":
+        piece.aegis = True
+    elif effect == "rapture":
+        s.stack.append(("roll", piece.id, card, -1))
+    elif effect == "gale":
+        s.stack.append(("gale_targets", piece.id, card))
+        s.stack.append(("gale_step", piece.id, card))
+    else:
+        s.stack.append(("target", piece.id, card))
+        if line.adjacent:
+            s.stack.append(("lunge", piece.id, card))
+
+
+def _opt_lunge(s: State, frame: Frame) -> list[Option]:
+    piece = s.pieces[frame[1]]
+    line = s.line_for(frame[2], piece)
+    lunges: list[Option] = list(s._lunges(piece, line))
+    if lunges and s._targets(piece, piece.sq, line):
+        lunges.append(PASS)  # staying put is legal too
+    return lunges
+
+
+def _do_lunge(s: State, frame: Frame, option: Option) -> None:
+    if isinstance(option, int):
+        s._step(s.pieces[frame[1]], option)
+
+
+def _opt_target(s: State, frame: Frame) -> list[Option]:
+    piece = s.pieces[frame[1]]
+    return list(s._targets(piece, piece.sq, s.line_for(frame[2], piece)))
+
+
+def _do_target(s: State, frame: Frame, sq: Option) -> None:
+    assert isinstance(sq, int)
+    attacker = s.pieces[frame[1]]
+    target = s.pieces[s.board[sq]]
+    line = s.line_for(frame[2], attacker)
+    effect = line.effect
+    if effect == "veil":
+        target.veiled = True
+    elif effect == "passage":
+        s._swap(attacker, target)
+    elif effect == "ordeal":
+        s.stack.append(("roll", attacker.id, frame[2], target.id))
+    else:
+        _strike(s, attacker, target, line, frame[2])
+        if line.targets == 2 and s.result is None:
+            s.stack.append(("second_target", attacker.id, frame[2], target.id))
+
+
+def _strike(s: State, attacker: Piece, target: Piece, line: AttackLine, card: str) -> None:
+    """One hit: damage, then push or pull (G8), crush joining the hit (G7)."""
+    origin = attacker.sq
+    target_sq = target.sq
+    if line.damage:
+        s._damage(target, line.damage)
+        if s.result is not None:
+            return
+    killed = target.id not in s.pieces
+    if not killed and (line.push or line.pull):
+        crushed = s._push(origin, target, line.push or line.pull, pull=bool(line.pull))
+        if crushed:
+            s._damage(target, 1)
+            if s.result is not None:
+                return
+            killed = target.id not in s.pieces
+    if line.after_step:
+        s.stack.append(("after_step", attacker.id))
+    if line.kill_step and killed:
+        s.stack.append(("kill_step", attacker.id, target_sq))
+    if line.swap_minion_range:
+        s.stack.append(("swap", attacker.id, line.swap_minion_range))
+
+
+def _opt_second_target(s: State, frame: Frame) -> list[Option]:
+    attacker = s.pieces[frame[1]]
+    first = frame[3]
+    line = s.line_for(frame[2], attacker)
+    options: list[Option] = [sq for sq in s._targets(attacker, attacker.sq, line)
+                             if s.board[sq] != first]
+    if options:
+        options.append(PASS)
+    return options
+
+
+def _do_second_target(s: State, frame: Frame, option: Option) -> None:
+    if isinstance(option, int):
+        attacker = s.pieces[frame[1]]
+        _strike(s, attacker, s.pieces[s.board[option]], s.line_for(frame[2], attacker), frame[2])
+
+
+def _opt_gale_step(s: State, frame: Frame) -> list[Option]:
+    return list(s._gale_steps(s.pieces[frame[1]]))
+
+
+def _do_gale_step(s: State, frame: Frame, sq: Option) -> None:
+    assert isinstance(sq, int)
+    s._step(s.pieces[frame[1]], sq)
+
+
+def _auto_gale_targets(s: State, frame: Frame) -> None:
+    attacker = s.pieces[frame[1]]
+    targets = tuple(s.board[sq] for sq in s._adjacent_enemies(attacker.owner, attacker.sq))
+    _gale_continue(s, attacker, frame[2], targets)
+
+
+def _gale_continue(s: State, attacker: Piece, card: str, remaining: tuple[int, ...]) -> None:
+    """D14: one push at a time; the player orders them while more than one remains."""
+    if len(remaining) > 1:
+        s.stack.append(("gale_push", attacker.id, card, remaining))
+    elif remaining:
+        _gale_push(s, attacker, card, remaining[0])
+
+
+def _gale_push(s: State, attacker: Piece, card: str, pid: int) -> None:
+    target = s.pieces[pid]
+    line = s.line_for(card, attacker)
+    if s._push(attacker.sq, target, line.push, pull=False):
+        s._damage(target, 1)
+
+
+def _opt_gale_push(s: State, frame: Frame) -> list[Option]:
+    return sorted(s.pieces[pid].sq for pid in frame[3])
+
+
+def _do_gale_push(s: State, frame: Frame, sq: Option) -> None:
+    assert isinstance(sq, int)
+    attacker = s.pieces[frame[1]]
+    pid = s.board[sq]
+    _gale_push(s, attacker, frame[2], pid)
+    if s.result is None:
+        _gale_continue(s, attacker, frame[2], tuple(p for p in frame[3] if p != pid))
+
+
+def _opt_roll(s: State, frame: Frame) -> list[Option]:
+    return [1, 2, 3, 4, 5, 6]
+
+
+def _do_roll(s: State, frame: Frame, face: Option) -> None:
+    assert isinstance(face, int)
+    attacker = s.pieces[frame[1]]
+    line = s.line_for(frame[2], attacker)
+    row = next(r for r in line.table if face in r.faces)
+    if line.effect == "ordeal":
+        target = s.pieces[frame[3]]
+        s._damage(target, row.damage)
+        if s.result is None and attacker.id in s.pieces:
+            s._damage(attacker, row.self_damage)
+    else:  # rapture: steps chosen one at a time after the roll (D16)
+        s.stack.append(("rapture_step", attacker.id, row.steps, row.up_to))
+
+
+def _opt_rapture_step(s: State, frame: Frame) -> list[Option]:
+    steps: list[Option] = list(s._steps_of(s.pieces[frame[1]]))
+    if steps and frame[3]:
+        steps.append(PASS)
+    return steps
+
+
+def _do_rapture_step(s: State, frame: Frame, option: Option) -> None:
+    if isinstance(option, int):
+        s._step(s.pieces[frame[1]], option)
+        if frame[2] > 1:
+            s.stack.append(("rapture_step", frame[1], frame[2] - 1, frame[3]))
+
+
+def _opt_after_step(s: State, frame: Frame) -> list[Option]:
+    if frame[1] not in s.pieces:
+        return []
+    return list(s._steps_of(s.pieces[frame[1]]))
+
+
+def _do_after_step(s: State, frame: Frame, sq: Option) -> None:
+    assert isinstance(sq, int)
+    s._step(s.pieces[frame[1]], sq)
+
+
+def _opt_kill_step(s: State, frame: Frame) -> list[Option]:
+    piece = s.pieces.get(frame[1])
+    if piece is None or piece.veiled or s.board[frame[2]] != EMPTY:
+        return []
+    return [frame[2], PASS]
+
+
+def _do_kill_step(s: State, frame: Frame, option: Option) -> None:
+    if isinstance(option, int):
+        s._step(s.pieces[frame[1]], option)
+
+
+def _opt_swap(s: State, frame: Frame) -> list[Option]:
+    hero = s.pieces.get(frame[1])
+    if hero is None:
+        return []
+    geo = s.geometry
+    options: list[Option] = sorted(
+        p.sq for p in s.pieces.values()
+        if p.owner == hero.owner and not p.hero
+        and geo.distance(hero.sq, p.sq) <= frame[2] and s.has_los(hero.sq, p.sq)
+    )
+    if options:
+        options.append(PASS)
+    return options
+
+
+def _do_swap(s: State, frame: Frame, option: Option) -> None:
+    if isinstance(option, int):
+        s._swap(s.pieces[frame[1]], s.pieces[s.board[option]])
+
+
+def _opt_grave_return(s: State, frame: Frame) -> list[Option]:
+    return list(s._empty_back_row(frame[1]))
+
+
+def _do_grave_return(s: State, frame: Frame, sq: Option) -> None:
+    assert isinstance(sq, int)
+    s._place_new(frame[1], sq)
+
+
+def _opt_regroup(s: State, frame: Frame) -> list[Option]:
+    return list(s._empty_back_row(s.current))
+
+
+def _do_regroup(s: State, frame: Frame, sq: Option) -> None:
+    assert isinstance(sq, int)
+    s.pool[s.current] -= 1
+    s._place_new(s.current, sq)  # T4: never resets the Vigil
+
+
+def _opt_rite_effect(s: State, frame: Frame) -> list[Option]:
+    return list(_rite_squares(s, s.current, frame[1]))
+
+
+def _do_rite_effect(s: State, frame: Frame, sq: Option) -> None:
+    assert isinstance(sq, int)
+    player = s.current
+    effect = s.content.rite(frame[1]).effect
+    if effect == "desecration":
+        s.ruins &= ~(1 << sq)
+        s.board[sq] = EMPTY
+        s._place_new(player, sq)
+    elif effect == "harrow":
+        s.pool[1 - player] -= 1
+        s._place_new(player, sq, harrowed=True)
+    else:
+        s._place_new(player, sq)
+
+
+def _opt_lantern_step(s: State, frame: Frame) -> list[Option]:
+    player = s.current
+    faction = s.faction(player)
+    if faction is None or faction.passive != "lantern_step":
+        return []
+    carrier = s.carrier_of(1 - player)
+    if carrier is None or carrier.stepped:
+        return []
+    steps: list[Option] = list(s._steps_of(carrier))
+    if steps:
+        steps.append(PASS)
+    return steps
+
+
+def _do_lantern_step(s: State, frame: Frame, option: Option) -> None:
+    if isinstance(option, int):
+        carrier = s.carrier_of(1 - s.current)
+        assert carrier is not None
+        s._step(carrier, option)
+
+
+def _auto_end_turn(s: State, frame: Frame) -> None:
+    s._end_turn()
+
+
+_Handler = Callable[[State, Frame, Option], None]
+_OptionsFn = Callable[[State, Frame], list[Option]]
+
+_OPTIONS: dict[str, _OptionsFn] = {
+    "ruin": _opt_ruin, "faction": _opt_faction, "deal": _opt_deal, "rite": _opt_rite,
+    "deploy": _opt_deploy, "relic": _opt_relic, "play": _opt_play, "mover": _opt_mover,
+    "destination": _opt_destination, "escort": _opt_escort, "attacker": _opt_attacker,
+    "lunge": _opt_lunge, "target": _opt_target, "second_target": _opt_second_target,
+    "gale_step": _opt_gale_step, "gale_push": _opt_gale_push, "roll": _opt_roll,
+    "rapture_step": _opt_rapture_step, "after_step": _opt_after_step,
+    "kill_step": _opt_kill_step, "swap": _opt_swap, "grave_return": _opt_grave_return,
+    "regroup": _opt_regroup, "rite_effect": _opt_rite_effect,
+    "lantern_step": _opt_lantern_step,
+}
+_HANDLERS: dict[str, _Handler] = {
+    "ruin": _do_ruin, "faction": _do_faction, "deal": _do_deal, "rite": _do_rite,
+    "deploy": _do_deploy, "relic": _do_relic, "play": _do_play, "mover": _do_mover,
+    "destination": _do_destination, "escort": _do_escort, "attacker": _do_attacker,
+    "lunge": _do_lunge, "target": _do_target, "second_target": _do_second_target,
+    "gale_step": _do_gale_step, "gale_push": _do_gale_push, "roll": _do_roll,
+    "rapture_step": _do_rapture_step, "after_step": _do_after_step,
+    "kill_step": _do_kill_step, "swap": _do_swap, "grave_return": _do_grave_return,
+    "regroup": _do_regroup, "rite_effect": _do_rite_effect,
+    "lantern_step": _do_lantern_step,
+}
+_AUTO: dict[str, Callable[[State, Frame], None]] = {
+    "end_turn": _auto_end_turn,
+    "gale_targets": _auto_gale_targets,
+}

@@ -1,0 +1,145 @@
+"""The small value types of the public API: settings, options, decisions, results, errors."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal, NamedTuple
+
+KEY, SKULL = 0, 1
+CHANCE = -1
+PLAYER_NAMES = ("Key", "Skull")
+
+Los = Literal["geometric", "straight"]
+FirstTurn = Literal["no_damage", "no_attack"]
+Mode = Literal["move", "attack", "regroup", "rite", "pass"]
+MODES: tuple[Mode, ...] = ("move", "attack", "regroup", "rite", "pass")
+
+
+class ReliquaryError(Exception):
+    """Base class of the engine's errors."""
+
+
+class IllegalOptionError(ReliquaryError, ValueError):
+    """An option that is not legal in the current decision; the state is unchanged."""
+
+
+class NotationError(ReliquaryError, ValueError):
+    """Text that cannot be read as a square, option, position or record."""
+
+
+class GameOverError(ReliquaryError):
+    """The game has ended: there is no decision to take."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The named rule settings of a game (C1 size, D3 ``los``, D4 ``first_turn``, D19).
+
+    >>> Settings(size=10, los="straight")
+    Settings(size=10, los='straight', first_turn='no_damage', round_cap=200)
+    """
+
+    size: int = 8
+    los: Los = "geometric"
+    first_turn: FirstTurn = "no_damage"
+    round_cap: int = 200
+
+    def __post_init__(self) -> None:
+        if self.los not in ("geometric", "straight"):
+            raise ValueError(f"los must be 'geometric' or 'straight', not {self.los!r}")
+        if self.first_turn not in ("no_damage", "no_attack"):
+            raise ValueError(
+                f"first_turn must be 'no_damage' or 'no_attack', not {self.first_turn!r}"
+            )
+        if not isinstance(self.round_cap, int) or self.round_cap < 1:
+            raise ValueError(f"round_cap must be a positive whole number, not {self.round_cap!r}")
+        if not isinstance(self.size, int):
+            raise ValueError(f"size must be a whole number, not {self.size!r}")
+
+
+class Play(NamedTuple):
+    """The option of the ``play`` decision: a card from the hand and its mode (T1–T6)."""
+
+    card: str
+    mode: Mode
+
+
+class Step(NamedTuple):
+    """A step of one piece from a square to an adjacent one (used by the Escort)."""
+
+    frm: int
+    to: int
+
+
+#: The option that declines an optional part: no Escort step, no lunge, no second
+#: target, stop Rapture's steps, no kill step, no swap, no Lantern step.
+PASS = "pass"
+
+Option = int | str | Play | Step
+
+
+@dataclass(frozen=True)
+class Decision:
+    """Who decides what, among which options.
+
+    ``kind`` names the decision (see :data:`DECISION_KINDS`); ``player`` is 0 (Key),
+    1 (Skull) or :data:`CHANCE`. ``piece`` is the square of the piece the decision is
+    about (the mover, the attacker, the stepping piece) or -1; ``card`` the card being
+    played, if any. For chance decisions ``probabilities`` matches ``options``.
+    """
+
+    kind: str
+    player: int
+    options: tuple[Option, ...]
+    piece: int = -1
+    card: str | None = None
+    probabilities: tuple[float, ...] = ()
+
+    @property
+    def is_chance(self) -> bool:
+        return self.player == CHANCE
+
+
+DECISION_KINDS: dict[str, str] = {
+    # setup
+    "ruin": "mark a pair of Ruin squares (S2): a square; its mirror comes with it",
+    "faction": "choose a faction in secret (S3)",
+    "deal": "chance: the next card dealt (S4)",
+    "rite": "draft a rite (S5)",
+    "deploy": "place your next piece, Minions first, Hero last (S6)",
+    "relic": "place your relic (S7)",
+    # turn
+    "play": "play a card in one mode (T1–T6)",
+    "mover": "the piece to MOVE (T2)",
+    "destination": "where the piece moves (T2)",
+    "escort": "the Escort step of another friendly piece, or pass (T2)",
+    "attacker": "the attacking piece (T3)",
+    "lunge": "the lunge step before an adjacent attack, or pass to stay (D8)",
+    "target": "the target of the attack",
+    "second_target": "a second enemy for a two-target attack, or pass (D14)",
+    "gale_step": "Gale's step (K-Gale)",
+    "gale_push": "the next enemy Gale pushes (K-Gale, D14)",
+    "roll": "chance: the six-sided die",
+    "rapture_step": "a Rapture step, or pass to stop (K-Rapture, D16)",
+    "after_step": "the step after the attack (Veiled Hand Hero)",
+    "kill_step": "step into the freed square, or pass (Grave Tide Minion)",
+    "swap": "swap with a friendly Minion, or pass (Hollow Kin Hero)",
+    "grave_return": "the back-row square for the returned Minion (Grave Tide passive, D11)",
+    "regroup": "the back-row square for the regrouped Minion (T4)",
+    "rite_effect": "where the rite acts (§9)",
+    "lantern_step": "the carrier's end-of-turn step, or pass (Lantern Bearers passive)",
+}
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a game ended. ``winner`` is 0, 1 or None for a draw.
+
+    ``reason`` is one of ``hero_killed``, ``relic_home``, ``vigil`` (the Vigil reached 0;
+    ``scores`` holds both players' V2 scores) and ``round_cap`` (D19).
+    """
+
+    winner: int | None
+    reason: Literal["hero_killed", "relic_home", "vigil", "round_cap"]
+    scores: tuple[int, int] | None = None
+    detail: str = field(default="")
