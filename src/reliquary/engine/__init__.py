@@ -5,8 +5,12 @@ apply, chance outcomes, result), the value types of options and decisions, the
 :class:`Settings` of a game, and the content models.
 """
 
+from .builder import Builder
 from .content import AttackLine, Card, Content, ContentError, Faction, Rite
 from .geometry import Geometry
+from .notation import format_option, parse_option, read_option
+from .record import Entry, Game, replay
+from .serialize import position_from_dict, position_to_dict
 from .state import Piece, State
 from .types import (
     CHANCE,
@@ -29,6 +33,8 @@ from .types import (
 )
 
 __all__ = [
+    "Builder", "Entry", "Game", "format_option", "parse_option", "position_from_dict",
+    "position_to_dict", "read_option", "replay",
     "CHANCE", "DECISION_KINDS", "KEY", "MODES", "PASS", "PLAYER_NAMES", "SKULL",
     "AttackLine", "Card", "Content", "ContentError", "Decision", "Faction",
     "GameOverError", "Geometry", "IllegalOptionError", "NotationError", "Option",

@@ -1,0 +1,1 @@
+"""The ``reliquary`` command line: thin commands over the engine, AI, lab and web."""

@@ -1,0 +1,26 @@
+"""The ``reliquary`` command: one click group, each face adds its own commands."""
+
+from __future__ import annotations
+
+import click
+
+from .. import __version__
+from . import engine_cmds
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="reliquary")
+def cli() -> None:
+    """Reliquary: a two-player tactics board game — engine, AI, lab and web game."""
+
+
+for _command in engine_cmds.COMMANDS:
+    cli.add_command(_command)
+
+
+def main() -> None:
+    cli()
+
+
+if __name__ == "__main__":
+    main()

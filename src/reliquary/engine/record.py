@@ -1,0 +1,172 @@
+"""Games with their history, and game records that replay exactly.
+
+A :class:`Game` is a :class:`State` plus the list of every decision taken, chance
+outcomes included. Its :meth:`Game.record` is a JSON-ready dict (``"format":
+"reliquary-record"``) holding the settings, the content fingerprint, the setup
+tokens, one list of tokens per turn, and the result. :func:`replay` rebuilds the
+game from a record and refuses records made with other content.
+
+>>> import random
+>>> from reliquary import default_content
+>>> game = Game(default_content())
+>>> rng = random.Random(7)
+>>> while not game.state.is_terminal:
+...     game.apply(rng.choice(game.state.legal_options()))
+>>> again = replay(game.record(), default_content())
+>>> again.state.result == game.state.result
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from .content import Content
+from .notation import format_option, read_option
+from .state import State
+from .types import IllegalOptionError, NotationError, Option, Settings
+
+RECORD_FORMAT = "reliquary-record"
+RECORD_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One decision taken: its kind, who took it (-1 for chance), the option and its token."""
+
+    kind: str
+    player: int
+    option: Option
+    token: str
+
+
+class Game:
+    """A state and its history: what a front end or a runner plays on."""
+
+    def __init__(self, content: Content, settings: Settings | None = None,
+                 meta: dict[str, Any] | None = None) -> None:
+        self.content = content
+        self.settings = settings or Settings()
+        self.state = State(content, self.settings)
+        self.history: list[Entry] = []
+        self.meta: dict[str, Any] = dict(meta or {})
+
+    def apply(self, option: Option) -> Entry:
+        """Apply an option to the state and record it (the state is unchanged on error)."""
+        state = self.state
+        kind = state.stack[-1][0] if state.stack else "over"
+        player = state.current_player
+        token = format_option(state, option) if not state.is_terminal else str(option)
+        state.apply(option)
+        entry = Entry(kind, player, option, token)
+        self.history.append(entry)
+        return entry
+
+    def apply_token(self, text: str) -> Entry:
+        """Apply an option written in notation."""
+        decision = self.state.decision()
+        option = read_option(self.state, decision.kind, text)
+        if option not in decision.options:
+            raise IllegalOptionError(
+                f"{text!r} is not legal for the {decision.kind!r} decision now")
+        return self.apply(option)
+
+    def turns(self) -> Iterator[list[Entry]]:
+        """The history cut into turns: each starts with a ``play`` decision."""
+        turn: list[Entry] = []
+        for entry in self.history:
+            if entry.kind == "play" and turn:
+                yield turn
+                turn = []
+            if entry.kind == "play" or turn:
+                turn.append(entry)
+        if turn:
+            yield turn
+
+    def setup(self) -> list[Entry]:
+        out = []
+        for entry in self.history:
+            if entry.kind == "play":
+                break
+            out.append(entry)
+        return out
+
+    def undo(self, count: int = 1) -> None:
+        """Take back the last ``count`` decisions (replays the rest from the start)."""
+        if count > len(self.history):
+            raise ValueError(f"cannot take back {count} decisions: only {len(self.history)}")
+        kept = self.history[:len(self.history) - count]
+        self.state = State(self.content, self.settings)
+        self.history = []
+        for entry in kept:
+            self.apply(entry.option)
+
+    def record(self) -> dict[str, Any]:
+        """The game record, ready for ``json.dumps``."""
+        result = self.state.result
+        return {
+            "format": RECORD_FORMAT,
+            "version": RECORD_VERSION,
+            "content": {"fingerprint": self.content.fingerprint,
+                        "provisional": any(c.provisional for c in self.content.cards)},
+            "settings": {"size": self.settings.size, "los": self.settings.los,
+                         "first_turn": self.settings.first_turn,
+                         "round_cap": self.settings.round_cap},
+            "meta": self.meta,
+            "setup": [e.token for e in self.setup()],
+            "turns": [[e.token for e in turn] for turn in self.turns()],
+            "result": None if result is None else {
+                "winner": None if result.winner is None else ("key", "skull")[result.winner],
+                "reason": result.reason,
+                "scores": list(result.scores) if result.scores else None,
+                "detail": result.detail,
+            },
+        }
+
+
+def replay(record: dict[str, Any], content: Content, upto: int | None = None) -> Game:
+    """Rebuild a game from a record, checking every token and the stated result.
+
+    ``upto`` stops after that many decisions. Raises :class:`NotationError` for a
+    malformed record, a record of other content, an illegal token (naming its place)
+    or a result that does not match.
+    """
+    if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
+        raise NotationError(f"not a Reliquary game record (expected format {RECORD_FORMAT!r})")
+    if record.get("version") != RECORD_VERSION:
+        raise NotationError(f"record version {record.get('version')!r} is not supported "
+                            f"(this engine reads version {RECORD_VERSION})")
+    fingerprint = (record.get("content") or {}).get("fingerprint")
+    if fingerprint != content.fingerprint:
+        raise NotationError(
+            f"the record was made with content {fingerprint!r}, but the loaded content is "
+            f"{content.fingerprint!r}: it would not replay faithfully, so it is refused")
+    try:
+        settings = Settings(**record["settings"])
+        tokens: list[tuple[str, str]] = [(f"setup[{i}]", t)
+                                         for i, t in enumerate(record["setup"])]
+        for n, turn in enumerate(record["turns"]):
+            tokens.extend((f"turns[{n}][{i}]", t) for i, t in enumerate(turn))
+    except (KeyError, TypeError, ValueError) as err:
+        raise NotationError(f"malformed record: {type(err).__name__}: {err}") from None
+    game = Game(content, settings, meta=record.get("meta") or {})
+    for index, (where, token) in enumerate(tokens):
+        if upto is not None and index >= upto:
+            return game
+        if game.state.is_terminal:
+            raise NotationError(f"{where}: {token!r} comes after the end of the game")
+        if not isinstance(token, str):
+            raise NotationError(f"{where}: a token must be a string, got {token!r}")
+        try:
+            game.apply_token(token)
+        except (NotationError, IllegalOptionError) as err:
+            raise NotationError(f"{where}: {err}") from None
+    stated = record.get("result")
+    if upto is None and stated is not None:
+        actual = game.record()["result"]
+        if actual != stated:
+            raise NotationError(f"the record states the result {stated}, "
+                                f"but replaying it gives {actual}")
+    return game
