@@ -61,7 +61,7 @@ def read_option(state: State, kind: str, text: str) -> Option:
             if mode not in MODES:
                 raise NotationError(
                     f"{text!r}: a play is 'Card:mode' with mode one of {', '.join(MODES)}")
-            return Play(card, mode)  # type: ignore[arg-type]
+            return Play(card, mode)
         if kind == "escort":
             frm, sep, to = text.partition("-")
             if not sep:

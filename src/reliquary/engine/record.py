@@ -26,7 +26,7 @@ from typing import Any
 from .content import Content
 from .notation import format_option, read_option
 from .state import State
-from .types import IllegalOptionError, NotationError, Option, Settings
+from .types import Event, IllegalOptionError, NotationError, Option, Settings
 
 RECORD_FORMAT = "reliquary-record"
 RECORD_VERSION = 1
@@ -40,6 +40,7 @@ class Entry:
     player: int
     option: Option
     token: str
+    events: tuple[Event, ...] = ()
 
 
 class Game:
@@ -49,9 +50,14 @@ class Game:
                  meta: dict[str, Any] | None = None) -> None:
         self.content = content
         self.settings = settings or Settings()
-        self.state = State(content, self.settings)
+        self.state = self._new_state()
         self.history: list[Entry] = []
         self.meta: dict[str, Any] = dict(meta or {})
+
+    def _new_state(self) -> State:
+        state = State(self.content, self.settings)
+        state.events = []
+        return state
 
     def apply(self, option: Option) -> Entry:
         """Apply an option to the state and record it (the state is unchanged on error)."""
@@ -59,8 +65,11 @@ class Game:
         kind = state.stack[-1][0] if state.stack else "over"
         player = state.current_player
         token = format_option(state, option) if not state.is_terminal else str(option)
+        if state.events is None:
+            state.events = []
+        start = len(state.events)
         state.apply(option)
-        entry = Entry(kind, player, option, token)
+        entry = Entry(kind, player, option, token, tuple(state.events[start:]))
         self.history.append(entry)
         return entry
 
@@ -98,7 +107,7 @@ class Game:
         if count > len(self.history):
             raise ValueError(f"cannot take back {count} decisions: only {len(self.history)}")
         kept = self.history[:len(self.history) - count]
-        self.state = State(self.content, self.settings)
+        self.state = self._new_state()
         self.history = []
         for entry in kept:
             self.apply(entry.option)

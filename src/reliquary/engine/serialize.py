@@ -199,7 +199,7 @@ def _build(data: dict[str, Any], content: Content) -> State:
     if r is not None:
         winner = None if r["winner"] is None else _player(r["winner"], "result.winner")
         scores = tuple(r["scores"]) if r["scores"] else None
-        state.result = Result(winner, r["reason"], scores, r.get("detail", ""))  # type: ignore[arg-type]
+        state.result = Result(winner, r["reason"], scores, r.get("detail", ""))
     state._options = None
     if state.result is None:
         if not state.stack:

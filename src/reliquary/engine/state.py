@@ -10,7 +10,7 @@ exactly, mid-turn included.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, ClassVar
 
 from .content import AttackLine, Card, Content, Faction
 from .geometry import Geometry, nearest_direction
@@ -19,6 +19,7 @@ from .types import (
     PASS,
     PLAYER_NAMES,
     Decision,
+    Event,
     GameOverError,
     IllegalOptionError,
     Option,
@@ -68,9 +69,10 @@ class Piece:
 class _Tables:
     """Per-(content, size) lookups: MOVE destinations of each card, rows, halves."""
 
-    _cache: dict[tuple[int, int], _Tables] = {}
+    _cache: ClassVar[dict[tuple[int, int], _Tables]] = {}
 
     def __init__(self, content: Content, size: int) -> None:
+        self.content = content
         geo = Geometry.of(size)
         row = content.board_row(size)
         self.row = row
@@ -99,7 +101,7 @@ class _Tables:
     def of(cls, content: Content, size: int) -> _Tables:
         key = (id(content), size)
         tables = cls._cache.get(key)
-        if tables is None:
+        if tables is None or tables.content is not content:
             tables = cls._cache[key] = _Tables(content, size)
         return tables
 
@@ -157,6 +159,9 @@ class State:
         self.stack: list[Frame] = [("ruin", 0, self._tables.row.ruins // 2)]
         self._options: list[Option] | None = None
         self._grave_trigger = -1
+        #: When a list, the rules append an :class:`Event` for everything that happens
+        #: (for logs and animation); None (the default, and in clones) records nothing.
+        self.events: list[Event] | None = None
         self._advance()
 
     def clone(self) -> State:
@@ -178,6 +183,7 @@ class State:
         s.turns_taken = self.turns_taken[:]
         s.stack = self.stack[:]
         s._options = None if self._options is None else self._options[:]
+        s.events = None
         return s
 
     # ------------------------------------------------------------------ public API
@@ -348,6 +354,12 @@ class State:
         return _OPTIONS[frame[0]](self, frame)
 
     # ------------------------------------------------------------------ board primitives
+    def _emit(self, kind: str, piece: Piece | None = None, **data: Any) -> None:
+        if piece is not None:
+            data.update(piece=piece.id, owner=piece.owner, hero=piece.hero, square=piece.sq)
+        assert self.events is not None
+        self.events.append(Event(kind, data))
+
     def _empty_steps(self, sq: int) -> list[int]:
         board = self.board
         return [n for n in self.geometry.neighbours[sq] if board[n] == EMPTY]
@@ -368,6 +380,8 @@ class State:
         self.next_id += 1
         self.pieces[piece.id] = piece
         self.board[sq] = piece.id
+        if self.events is not None:
+            self._emit("place", piece, harrowed=harrowed)
         return piece
 
     def _relocate(self, piece: Piece, to: int, by_enemy: bool) -> None:
@@ -379,6 +393,8 @@ class State:
                 self.relic_carrier[relic] = -1
                 self.relic_sq[relic] = frm
                 self.eventful = True
+                if self.events is not None:
+                    self._emit("drop", relic=relic, square=frm)
         self.board[frm] = EMPTY
         self.board[to] = piece.id
         piece.sq = to
@@ -391,24 +407,36 @@ class State:
             self.relic_carrier[relic] = piece.id
             self.relic_sq[relic] = -1
             self.eventful = True
+            if self.events is not None:
+                self._emit("pickup", piece, relic=relic)
 
     def _step(self, piece: Piece, to: int) -> None:
         piece.stepped = True
+        if self.events is not None:
+            self._emit("step", piece, to=to)
         self._relocate(piece, to, by_enemy=False)
 
     def _swap(self, a: Piece, b: Piece) -> None:
         """G4, by the pieces' own side: each keeps its relic (RL2)."""
+        if self.events is not None:
+            self._emit("swap", a, other=b.id, to=b.sq)
         a.sq, b.sq = b.sq, a.sq
         self.board[a.sq] = a.id
         self.board[b.sq] = b.id
         self._arrive(a)
         self._arrive(b)
 
-    def _damage(self, piece: Piece, amount: int) -> None:
+    def _damage(self, piece: Piece, amount: int, crush: bool = False) -> None:
         """Deal damage (G11), unless prevented (T8 first turn, K-Aegis)."""
-        if amount <= 0 or piece.aegis:
+        if amount <= 0:
             return
-        if self.settings.first_turn == "no_damage" and self.turns_taken[self.current] == 0:
+        prevented = ("aegis" if piece.aegis else "first_turn"
+                     if self.settings.first_turn == "no_damage"
+                     and self.turns_taken[self.current] == 0 else "")
+        if self.events is not None:
+            self._emit("damage", piece, amount=amount, crush=crush, prevented=prevented,
+                       hp=piece.hp if prevented else max(0, piece.hp - amount))
+        if prevented:
             return
         piece.hp -= amount
         self.eventful = True
@@ -418,10 +446,14 @@ class State:
     def _kill(self, piece: Piece) -> None:
         sq = piece.sq
         relic = 1 - piece.owner
+        if self.events is not None:
+            self._emit("kill", piece)
         if self.relic_carrier[relic] == piece.id:  # RL3: dropped where it dies
             self.relic_carrier[relic] = -1
             self.relic_sq[relic] = sq
             self.eventful = True
+            if self.events is not None:
+                self._emit("drop", relic=relic, square=sq)
         self.board[sq] = EMPTY
         del self.pieces[piece.id]
         owner = piece.owner
@@ -443,6 +475,8 @@ class State:
     def _push(self, attacker_sq: int, piece: Piece, amount: int, pull: bool) -> bool:
         """Push or pull (G6, D15). Returns True if the target was crushed (G7)."""
         if piece.aegis:  # D13: nothing happens, not even crush
+            if self.events is not None:
+                self._emit("push", piece, pull=pull, to=piece.sq, prevented="aegis")
             return False
         geo = self.geometry
         n = geo.size
@@ -459,6 +493,8 @@ class State:
             if nxt < 0 or self.board[nxt] != EMPTY:
                 break
             sq, moved = nxt, moved + 1
+        if self.events is not None:
+            self._emit("push", piece, pull=pull, to=sq, prevented="")
         if moved == 0:
             return True
         self._relocate(piece, sq, by_enemy=True)
@@ -469,6 +505,9 @@ class State:
         return [sq for sq in self._tables.back_row[player] if board[sq] == EMPTY]
 
     def _finish(self, result: Result) -> None:
+        if self.events is not None:
+            self._emit("result", winner=result.winner, reason=result.reason,
+                       scores=result.scores, detail=result.detail)
         self.result = result
         self.stack.clear()
         self._options = None
@@ -614,6 +653,8 @@ class State:
         else:
             self.vigil -= 1
         self.eventful = False
+        if self.events is not None:
+            self._emit("vigil", value=self.vigil, round=self.rounds)
         if self.vigil <= 0:
             self._finish(self._vigil_result())
         elif self.rounds >= self.settings.round_cap:
@@ -689,11 +730,15 @@ def _do_faction(s: State, frame: Frame, fid: Option) -> None:
         s.stack.append(("faction", 1))
         return
     if s.secret_faction[0] == s.secret_faction[1]:  # S3: a clash, both choose again
+        if s.events is not None:
+            s._emit("faction_clash", faction=fid)
         s.secret_faction = [None, None]
         s.stack.append(("faction", 0))
         return
     s.factions = s.secret_faction[:]
     s.secret_faction = [None, None]
+    if s.events is not None:
+        s._emit("factions", factions=tuple(s.factions))
     s.stack.append(("deal",))
 
 
@@ -715,6 +760,8 @@ def _do_deal(s: State, frame: Frame, card: Option) -> None:
         return
     # S4: the waiting card's seal names the first player; the Vigil starts at 6.
     s.first = 0 if s._tables.cards[card].seal == "key" else 1
+    if s.events is not None:
+        s._emit("first", player=s.first, card=card)
     s.vigil = 6
     s.stack.append(("rite", 1 - s.first))
 
@@ -831,6 +878,8 @@ def _do_play(s: State, frame: Frame, option: Option) -> None:
     assert isinstance(option, Play)
     card, mode = option
     s.played = card
+    if s.events is not None:
+        s._emit("play", player=s.current, card=card, mode=mode)
     if mode == "move":
         s.stack.append(("mover", card))
     elif mode == "attack":
@@ -862,6 +911,8 @@ def _opt_destination(s: State, frame: Frame) -> list[Option]:
 def _do_destination(s: State, frame: Frame, sq: Option) -> None:
     assert isinstance(sq, int)
     piece = s.pieces[frame[1]]
+    if s.events is not None:
+        s._emit("move", piece, to=sq)
     s._relocate(piece, sq, by_enemy=False)  # a MOVE jumps (T2) and is not a step
     if s._tables.cards[frame[2]].escort:
         s.stack.append(("escort", piece.id))
@@ -895,6 +946,8 @@ def _do_attacker(s: State, frame: Frame, sq: Option) -> None:
     effect = line.effect
     if effect == "aegis":
         piece.aegis = True
+        if s.events is not None:
+            s._emit("aegis", piece)
     elif effect == "rapture":
         s.stack.append(("roll", piece.id, card, -1))
     elif effect == "gale":
@@ -933,6 +986,8 @@ def _do_target(s: State, frame: Frame, sq: Option) -> None:
     effect = line.effect
     if effect == "veil":
         target.veiled = True
+        if s.events is not None:
+            s._emit("veil", target)
     elif effect == "passage":
         s._swap(attacker, target)
     elif effect == "ordeal":
@@ -955,7 +1010,7 @@ def _strike(s: State, attacker: Piece, target: Piece, line: AttackLine, card: st
     if not killed and (line.push or line.pull):
         crushed = s._push(origin, target, line.push or line.pull, pull=bool(line.pull))
         if crushed:
-            s._damage(target, 1)
+            s._damage(target, 1, crush=True)
             if s.result is not None:
                 return
             killed = target.id not in s.pieces
@@ -1011,7 +1066,7 @@ def _gale_push(s: State, attacker: Piece, card: str, pid: int) -> None:
     target = s.pieces[pid]
     line = s.line_for(card, attacker)
     if s._push(attacker.sq, target, line.push, pull=False):
-        s._damage(target, 1)
+        s._damage(target, 1, crush=True)
 
 
 def _opt_gale_push(s: State, frame: Frame) -> list[Option]:
@@ -1036,6 +1091,8 @@ def _do_roll(s: State, frame: Frame, face: Option) -> None:
     attacker = s.pieces[frame[1]]
     line = s.line_for(frame[2], attacker)
     row = next(r for r in line.table if face in r.faces)
+    if s.events is not None:
+        s._emit("roll", attacker, face=face, card=frame[2])
     if line.effect == "ordeal":
         target = s.pieces[frame[3]]
         s._damage(target, row.damage)
@@ -1132,6 +1189,8 @@ def _do_rite_effect(s: State, frame: Frame, sq: Option) -> None:
     if effect == "desecration":
         s.ruins &= ~(1 << sq)
         s.board[sq] = EMPTY
+        if s.events is not None:
+            s._emit("ruin_removed", square=sq)
         s._place_new(player, sq)
     elif effect == "harrow":
         s.pool[1 - player] -= 1

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 KEY, SKULL = 0, 1
 CHANCE = -1
@@ -129,6 +129,20 @@ DECISION_KINDS: dict[str, str] = {
     "rite_effect": "where the rite acts (§9)",
     "lantern_step": "the carrier's end-of-turn step, or pass (Lantern Bearers passive)",
 }
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, for logs and animation (see ``State.events``).
+
+    ``kind`` is one of: place, move, step, swap, push (pull=True for a pull), damage
+    (crush, prevented), kill, pickup, drop, veil, aegis, roll, play, ruin_removed,
+    factions, faction_clash, first, vigil, result. Piece events carry ``piece`` (id),
+    ``owner``, ``hero`` and ``square`` (where it was when it happened).
+    """
+
+    kind: str
+    data: dict[str, Any]
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,64 @@
+"""The agent contract every AI player follows, and the registry all front ends share.
+
+An agent takes the whole game, setup included: ``agent.choose(state)`` returns one
+of ``state.legal_options()`` for a state whose current player is not chance.
+Chance is sampled by the caller (:func:`sample_chance`), never by an agent.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from ..engine import Option, State
+
+
+class Agent(Protocol):
+    """An AI player."""
+
+    name: str
+
+    def choose(self, state: State) -> Option:
+        """One of ``state.legal_options()``; ``state`` is left unchanged."""
+        ...
+
+
+def sample_chance(state: State, rng: random.Random) -> Option:
+    """Sample the current chance decision's outcome with its probabilities."""
+    outcomes = state.chance_outcomes()
+    return rng.choices([o for o, _ in outcomes], weights=[p for _, p in outcomes])[0]
+
+
+class RandomAgent:
+    """Uniform over the legal options."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None, **_: Any) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, state: State) -> Option:
+        return self.rng.choice(state.legal_options())
+
+
+AgentFactory = Callable[..., Agent]
+
+#: name -> factory(seed=..., **budget). Every front end offers this same list.
+AGENTS: dict[str, AgentFactory] = {"random": RandomAgent}
+
+#: difficulty level -> (agent name, budget keyword arguments)
+LEVELS: dict[str, tuple[str, dict[str, Any]]] = {
+    "easy": ("random", {}),
+}
+
+
+def get_agent(name: str, seed: int | None = None, **budget: Any) -> Agent:
+    """An agent by registry name or difficulty level (``easy``, ``medium``, ``hard``, ``max``)."""
+    if name in LEVELS:
+        agent_name, defaults = LEVELS[name]
+        return AGENTS[agent_name](seed=seed, **{**defaults, **budget})
+    if name not in AGENTS:
+        known = ", ".join([*AGENTS, *LEVELS])
+        raise ValueError(f"unknown agent {name!r}; known: {known}")
+    return AGENTS[name](seed=seed, **budget)
