@@ -11,7 +11,7 @@ game from a record and refuses records made with other content.
 >>> game = Game(default_content())
 >>> rng = random.Random(7)
 >>> while not game.state.is_terminal:
-...     game.apply(rng.choice(game.state.legal_options()))
+...     _ = game.apply(rng.choice(game.state.legal_options()))
 >>> again = replay(game.record(), default_content())
 >>> again.state.result == game.state.result
 True

@@ -1,0 +1,237 @@
+"""Engine commands: ``selfplay``, ``show``, ``replay`` and ``rules``."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from ..content import load_content
+from ..engine import (
+    PLAYER_NAMES,
+    Content,
+    ContentError,
+    NotationError,
+    Settings,
+    State,
+    position_from_dict,
+    replay,
+)
+from ..selfplay import record_random_game, run_selfplay
+from ..text import render_diagram, render_state
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def content_option(func: F) -> F:
+    """``--content DIR``: play with the content files in DIR instead of the package's."""
+    return click.option(
+        "--content", "content_dir", type=click.Path(file_okay=False, path_type=Path),
+        default=None, help="Folder of content files (cards/factions/rites/board .toml) "
+                           "to use instead of the packaged ones.")(func)
+
+
+def settings_options(func: F) -> F:
+    """The rule settings of a game as options."""
+    func = click.option("--round-cap", type=click.IntRange(min=1), default=200, show_default=True,
+                        help="D19: rounds after which a game is a draw.")(func)
+    func = click.option("--first-turn", type=click.Choice(["no_damage", "no_attack"]),
+                        default="no_damage", show_default=True,
+                        help="T8/D4: first-turn rule.")(func)
+    func = click.option("--los", type=click.Choice(["geometric", "straight"]),
+                        default="geometric", show_default=True,
+                        help="G5/D3: line-of-sight rule.")(func)
+    return click.option("--size", type=click.IntRange(8, 12), default=8, show_default=True,
+                        help="Board side (C1).")(func)
+
+
+def get_content(content_dir: Path | None) -> Content:
+    try:
+        return load_content(content_dir)
+    except ContentError as err:
+        raise click.ClickException(f"bad content: {err}") from None
+
+
+def read_json(path: str) -> Any:
+    """Read a JSON file (``-`` for standard input) with a clear error."""
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except OSError as err:
+        raise click.ClickException(f"cannot read {path}: {err.strerror}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise click.ClickException(
+            f"{path}: not valid JSON (line {err.lineno}, column {err.colno}: {err.msg})"
+        ) from None
+
+
+def load_state(path: str, content: Content) -> State:
+    """A position file, or the final position of a game record."""
+    data = read_json(path)
+    kind = data.get("format") if isinstance(data, dict) else None
+    try:
+        if kind == "reliquary-record":
+            return replay(data, content).state
+        if kind == "reliquary-position":
+            return position_from_dict(data, content)
+    except NotationError as err:
+        raise click.ClickException(f"{path}: {err}") from None
+    raise click.ClickException(
+        f"{path}: neither a position ('reliquary-position') nor a game record "
+        f"('reliquary-record'); its 'format' is {kind!r}")
+
+
+@click.command()
+@click.option("--games", "-n", type=click.IntRange(min=1), default=100, show_default=True,
+              help="Number of games.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed: game i uses seed+i for every choice and chance outcome.")
+@settings_options
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object of results.")
+@click.option("--records", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Also write each game's record to this folder (slower).")
+@content_option
+def selfplay(games: int, seed: int, size: int, los: str, first_turn: str, round_cap: int,
+             as_json: bool, records: Path | None, content_dir: Path | None) -> None:
+    """Play complete games between uniformly random legal players, setup included.
+
+    Prints results, mean game length and throughput (turns and decisions per second).
+
+    \b
+    Example:
+      reliquary selfplay --games 500 --seed 7 --size 10 --los straight --json
+    """
+    content = get_content(content_dir)
+    settings = Settings(size=size, los=los, first_turn=first_turn,  # type: ignore[arg-type]
+                        round_cap=round_cap)
+    console = Console(stderr=True)
+    show_bar = console.is_terminal and not as_json
+    with Progress(TextColumn("self-play"), BarColumn(), MofNCompleteColumn(),
+                  TimeRemainingColumn(), console=console, disable=not show_bar) as bar:
+        task = bar.add_task("games", total=games)
+        stats = run_selfplay(games, seed, settings, content,
+                             progress=lambda done: bar.update(task, completed=done))
+    if records is not None:
+        records.mkdir(parents=True, exist_ok=True)
+        for i in range(games):
+            game = record_random_game(settings, content, seed + i)
+            (records / f"game-{seed + i}.json").write_text(json.dumps(game.record(), indent=1))
+    data = stats.as_dict()
+    data["settings"] = {"size": size, "los": los, "first_turn": first_turn,
+                        "round_cap": round_cap, "seed": seed}
+    if as_json:
+        click.echo(json.dumps(data))
+        return
+    r = data["results"]
+    click.echo(f"{data['games']} games on side {size} (los={los}, first_turn={first_turn}), "
+               f"seed {seed}")
+    click.echo(f"results: first player {r['first']}, second player {r['second']}, "
+               f"draws {r['draw']}")
+    click.echo("end reasons: " + ", ".join(f"{k} {v}" for k, v in data["end_reasons"].items()))
+    click.echo(f"mean length: {data['mean_turns']} turns")
+    click.echo(f"throughput: {data['turns_per_second']:,.0f} turns/s, "
+               f"{data['decisions_per_second']:,.0f} decisions/s "
+               f"({data['seconds']:.2f} s)")
+    if stats.errors:
+        click.echo(f"ERRORS: {len(stats.errors)} games failed; first: {stats.errors[0]['error']} "
+                   f"(seed {stats.errors[0]['seed']})", err=True)
+        raise SystemExit(1)
+
+
+@click.command()
+@click.argument("file", type=str)
+@content_option
+def show(file: str, content_dir: Path | None) -> None:
+    """Draw a position, or the final position of a game record, as text.
+
+    FILE is a position or record JSON file, or - for standard input.
+    """
+    state = load_state(file, get_content(content_dir))
+    click.echo(render_state(state))
+
+
+@click.command(name="replay")
+@click.argument("record", type=str)
+@click.option("--board/--no-board", default=False, help="Draw the board after every turn.")
+@content_option
+def replay_cmd(record: str, board: bool, content_dir: Path | None) -> None:
+    """Check a game record and print it move by move.
+
+    Every token is checked against the rules; a record made with other content is
+    refused. Exits with status 1 and names the faulty token if the record is wrong.
+    """
+    content = get_content(content_dir)
+    data = read_json(record)
+    try:
+        game = replay(data, content)
+    except NotationError as err:
+        raise click.ClickException(f"{record}: {err}") from None
+    s = game.settings
+    click.echo(f"Reliquary record — side {s.size}, los={s.los}, first_turn={s.first_turn}, "
+               f"round cap {s.round_cap}")
+    click.echo("setup:")
+    for entry in game.setup():
+        who = "chance" if entry.player < 0 else PLAYER_NAMES[entry.player]
+        click.echo(f"  {entry.kind:<8} {who:<6} {entry.token}")
+    tokens = [e.token for e in game.setup()]
+    probe = None
+    if board:
+        probe = replay(data, content, upto=len(tokens))
+    for number, turn in enumerate(game.turns(), start=1):
+        who = PLAYER_NAMES[turn[0].player]
+        click.echo(f"{number:>4}. {who:<6} " + " ".join(e.token for e in turn))
+        if probe is not None:
+            for entry in turn:
+                probe.apply(entry.option)
+            click.echo(render_state(probe.state))
+    result = game.state.result
+    if result is None:
+        click.echo("(game not finished)")
+    else:
+        who = "draw" if result.winner is None else f"{PLAYER_NAMES[result.winner]} wins"
+        click.echo(f"result: {who} — {result.reason}: {result.detail}")
+    click.echo("record OK: every decision is legal and the result matches")
+
+
+@click.command()
+@click.option("--cards/--no-cards", default=True, help="Show the movement cards.")
+@content_option
+def rules(cards: bool, content_dir: Path | None) -> None:
+    """List the content (cards, factions, rites, board table) and the rule options."""
+    content = get_content(content_dir)
+    echo = click.echo
+    echo(f"content fingerprint {content.fingerprint}")
+    echo("\nBoard table (C1):  side  minions  ruins  deployment rows")
+    for row in content.board:
+        sides = f"{row.sides[0]}" if row.sides[0] == row.sides[1] else f"{row.sides[0]}–{row.sides[1]}"
+        echo(f"{'':19}{sides:<6}{row.minions:<9}{row.ruins:<7}{row.deploy_rows}")
+    if cards:
+        echo("\nMovement cards (C3; 'provisional' = D1/D2 data awaiting the designer):")
+        for card in content.cards:
+            marks = ", ".join(m for m in (
+                f"seal {card.seal}", "Escort" if card.escort else "",
+                "provisional" if card.provisional else "") if m)
+            attack = "faction attack" if card.attack == "faction" else card.attack.text.en
+            echo(f"\n{card.id} ({marks})\n  attack: {attack}")
+            echo("  " + render_diagram(card).replace("\n", "\n  "))
+    echo("\nFactions (§8):")
+    for f in content.factions:
+        echo(f"  {f.id:<16} {f.name:<16} Hero {f.hero_hp} HP. {f.text.en}")
+    echo("\nRites (§9):")
+    for r in content.rites:
+        echo(f"  {r.id:<12} {r.text.en}")
+    echo("\nRule options (settings of a game, recorded in its record):")
+    echo("  size        8..12 (default 8)             board side, C1")
+    echo("  los         geometric (default) | straight  line of sight, G5/D3")
+    echo("  first_turn  no_damage (default) | no_attack first-turn rule, T8/D4")
+    echo("  round_cap   whole number (default 200)     rounds before a draw, D19")
+
+
+COMMANDS: list[click.Command] = [selfplay, show, replay_cmd, rules]
