@@ -3,6 +3,10 @@
 An agent takes the whole game, setup included: ``agent.choose(state)`` returns one
 of ``state.legal_options()`` for a state whose current player is not chance.
 Chance is sampled by the caller (:func:`sample_chance`), never by an agent.
+
+>>> agent = get_agent("easy", seed=1)
+>>> sorted(LEVELS)
+['easy', 'hard', 'max', 'medium']
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ def sample_chance(state: State, rng: random.Random) -> Option:
 
 
 class RandomAgent:
-    """Uniform over the legal options."""
+    """Uniform over the legal options, setup included."""
 
     name = "random"
 
@@ -44,17 +48,47 @@ class RandomAgent:
 
 AgentFactory = Callable[..., Agent]
 
+
+def _greedy(**kwargs: Any) -> Agent:
+    from .search import GreedyAgent
+    return GreedyAgent(**kwargs)
+
+
+def _search(**kwargs: Any) -> Agent:
+    from .search import SearchAgent
+    return SearchAgent(**kwargs)
+
+
+def _mcts(**kwargs: Any) -> Agent:
+    from .mcts import MctsAgent
+    return MctsAgent(**kwargs)
+
+
 #: name -> factory(seed=..., **budget). Every front end offers this same list.
-AGENTS: dict[str, AgentFactory] = {"random": RandomAgent}
+#: Budgets: ``time`` (seconds per turn) or ``nodes`` (search nodes / MCTS iterations
+#: per turn); with ``nodes`` and a seed an agent is fully reproducible.
+AGENTS: dict[str, AgentFactory] = {
+    "random": RandomAgent,
+    "greedy": _greedy,
+    "mcts": _mcts,
+    "search": _search,
+}
 
 #: difficulty level -> (agent name, budget keyword arguments)
 LEVELS: dict[str, tuple[str, dict[str, Any]]] = {
-    "easy": ("random", {}),
+    "easy": ("greedy", {"noise": 60.0}),
+    "medium": ("greedy", {}),
+    "hard": ("search", {"time": 1.5}),
+    "max": ("search", {"time": 6.0}),
 }
 
 
 def get_agent(name: str, seed: int | None = None, **budget: Any) -> Agent:
-    """An agent by registry name or difficulty level (``easy``, ``medium``, ``hard``, ``max``)."""
+    """An agent by registry name or difficulty level (``easy``, ``medium``, ``hard``, ``max``).
+
+    Budget keywords override the level's defaults; ``None`` values are ignored.
+    """
+    budget = {k: v for k, v in budget.items() if v is not None}
     if name in LEVELS:
         agent_name, defaults = LEVELS[name]
         return AGENTS[agent_name](seed=seed, **{**defaults, **budget})

@@ -259,11 +259,15 @@ class State:
         frame = self.stack.pop()
         self._options = None
         _HANDLERS[frame[0]](self, frame, option)
+        self._queue_grave_return()
+        self._advance()
+
+    def _queue_grave_return(self) -> None:
+        """D11: a Grave Tide return asked right after the kill that triggered it."""
         if self._grave_trigger >= 0:
             if self.result is None:
                 self.stack.append(("grave_return", self._grave_trigger))
             self._grave_trigger = -1
-        self._advance()
 
     # ------------------------------------------------------------------ queries
     def piece_at(self, sq: int) -> Piece | None:
@@ -342,6 +346,7 @@ class State:
             if auto is not None:
                 self.stack.pop()
                 auto(self, frame)
+                self._queue_grave_return()  # an automatic push (Gale) can kill too
                 continue
             options = self._compute_options(frame)
             if options:
@@ -1078,8 +1083,13 @@ def _do_gale_push(s: State, frame: Frame, sq: Option) -> None:
     attacker = s.pieces[frame[1]]
     pid = s.board[sq]
     _gale_push(s, attacker, frame[2], pid)
-    if s.result is None:
-        _gale_continue(s, attacker, frame[2], tuple(p for p in frame[3] if p != pid))
+    if s.result is None:  # the rest waits for a Grave Tide return this push triggered (D11)
+        s.stack.append(("gale_rest", attacker.id, frame[2],
+                        tuple(p for p in frame[3] if p != pid)))
+
+
+def _auto_gale_rest(s: State, frame: Frame) -> None:
+    _gale_continue(s, s.pieces[frame[1]], frame[2], frame[3])
 
 
 def _opt_roll(s: State, frame: Frame) -> list[Option]:
@@ -1252,4 +1262,5 @@ _HANDLERS: dict[str, _Handler] = {
 _AUTO: dict[str, Callable[[State, Frame], None]] = {
     "end_turn": _auto_end_turn,
     "gale_targets": _auto_gale_targets,
+    "gale_rest": _auto_gale_rest,
 }

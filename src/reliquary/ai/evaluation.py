@@ -1,0 +1,123 @@
+"""An evaluation function that knows the game, from one player's point of view.
+
+Each player's side is scored from what decides Reliquary — Hero HP (G11, V3), pieces,
+the enemy relic (carried or not, and how far from home, RL1–RL3, V3), the safety of
+carriers, threats to the Hero, pools and rites, and the Vigil score once the Vigil is
+low (V1, V2) — and the evaluation is the difference. Terminal positions score
+±:data:`WIN` (sooner wins score higher).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..engine import State
+
+WIN = 100_000.0
+#: Scores beyond this are proven wins or losses.
+WIN_THRESHOLD = WIN - 10_000.0
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The evaluation's weights (points; a Minion is worth about 25)."""
+
+    hero_hp: float = 40.0
+    hero_last_hp: float = 30.0    # extra for a Hero on 1 HP: one hit from losing
+    minion: float = 25.0
+    advance: float = 1.5          # per rank a Minion has advanced
+    threat_adjacent: float = 9.0  # enemy piece next to your Hero
+    threat_near: float = 4.0      # enemy piece at 2 from your Hero
+    carry: float = 70.0           # carrying the enemy relic
+    carry_progress: float = 22.0  # per rank the carrier has come towards home
+    carrier_threat: float = 12.0  # per enemy piece at 2 or less from your carrier
+    reach: float = 6.0            # per square your nearest piece is closer to the enemy relic
+    ground_progress: float = 4.0  # per rank a dropped enemy relic lies towards your home
+    guard: float = 12.0           # a piece of yours on your own relic (RL5)
+    pool: float = 8.0             # a killed Minion you can Regroup
+    rite: float = 10.0            # a rite still in hand
+    vigil: float = 60.0           # per point of Vigil score, scaled as the Vigil runs out
+
+
+DEFAULT_WEIGHTS = Weights()
+
+
+def terminal_value(state: State, player: int, ply: int = 0) -> float:
+    """±WIN (less the plies it took) for a finished game, 0 for a draw."""
+    winner = state.winner
+    if winner is None:
+        return 0.0
+    return WIN - ply if winner == player else -WIN + ply
+
+
+def evaluate(state: State, player: int, weights: Weights = DEFAULT_WEIGHTS) -> float:
+    """How good ``state`` is for ``player``: positive is better, 0 is even."""
+    if state.result is not None:
+        return terminal_value(state, player)
+    w = weights
+    n = state.geometry.size
+    top = n - 1
+    score = [0.0, 0.0]
+    pieces = list(state.pieces.values())
+    xy = [(p.sq % n, p.sq // n) for p in pieces]
+    heroes: list[int] = [-1, -1]  # index into pieces
+    for i, p in enumerate(pieces):
+        q = p.owner
+        if p.hero:
+            heroes[q] = i
+            score[q] += w.hero_hp * p.hp + (0.0 if p.hp > 1 else -w.hero_last_hp)
+        else:
+            y = xy[i][1]
+            score[q] += w.minion + w.advance * (y if q == 0 else top - y)
+    # Threats to each Hero: enemies close to it (Chebyshev distance, G1).
+    for q in (0, 1):
+        h = heroes[q]
+        if h < 0:
+            continue
+        hx, hy = xy[h]
+        danger = 1.0 if pieces[h].hp > 2 else 1.6
+        for i, p in enumerate(pieces):
+            if p.owner == q:
+                continue
+            d = max(abs(xy[i][0] - hx), abs(xy[i][1] - hy))
+            if d <= 1:
+                score[q] -= w.threat_adjacent * danger
+            elif d == 2:
+                score[q] -= w.threat_near * danger
+    # The enemy relic: carry it home (V3), or get close to it (RL1).
+    for q in (0, 1):
+        relic = 1 - q
+        carrier = state.relic_carrier[relic]
+        if carrier >= 0:
+            c = state.pieces[carrier]
+            cx, cy = c.sq % n, c.sq // n
+            home = cy if q == 0 else top - cy
+            score[q] += w.carry + w.carry_progress * (top - home)
+            for i, p in enumerate(pieces):
+                if p.owner != q and max(abs(xy[i][0] - cx), abs(xy[i][1] - cy)) <= 2:
+                    score[q] -= w.carrier_threat
+            continue
+        sq = state.relic_sq[relic]
+        if sq < 0:
+            continue
+        rx, ry = sq % n, sq // n
+        home = ry if q == 0 else top - ry
+        score[q] += w.ground_progress * (top - home)
+        nearest = n
+        guarded = False
+        for i, p in enumerate(pieces):
+            if p.sq == sq and p.owner == relic:
+                guarded = True
+            if p.owner == q:
+                nearest = min(nearest, max(abs(xy[i][0] - rx), abs(xy[i][1] - ry)))
+        score[q] += w.reach * (n - nearest)
+        if guarded:
+            score[relic] += w.guard
+    for q in (0, 1):
+        score[q] += w.pool * state.pool[q] + (w.rite if state.rites[q] is not None else 0.0)
+    if state.vigil <= 3:  # V2 looms: the carriers' halves start to count
+        vigil = state.vigil_scores()
+        scale = (4 - state.vigil) / 3
+        score[0] += w.vigil * scale * vigil[0]
+        score[1] += w.vigil * scale * vigil[1]
+    return score[player] - score[1 - player]

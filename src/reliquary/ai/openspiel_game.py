@@ -1,0 +1,311 @@
+"""Reliquary as an OpenSpiel game (the optional ``openspiel`` extra).
+
+Importing this module registers ``python_reliquary`` with :mod:`pyspiel`, so
+OpenSpiel's own algorithms (MCTSBot, random rollouts, …) run on it::
+
+    import pyspiel
+    import reliquary.ai.openspiel_game  # registers the game
+    game = pyspiel.load_game("python_reliquary", {"size": 8})
+
+Game type: sequential, explicit stochastic (the deal and the die are chance nodes with
+their probabilities), perfect information, zero-sum, terminal rewards (+1/−1/0).
+
+The one hidden move of the rules, the simultaneous secret faction choice (S3), is
+handled by making it public chance: unless the ``key_faction``/``skull_faction``
+parameters fix them, a first chance node draws an ordered pair of different factions
+uniformly. Every later choice — Ruins, rites, deployment, relics, every decision of
+every turn — is the players'.
+
+Actions are integers; each kind of option has its own range (squares, Escort steps as
+square × direction, card × mode plays, pass, faction, rite ids). Chance actions have
+their own range (faction pairs, dealt cards, die faces).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from .. import default_content
+from ..engine import MODES, PASS, Option, Play, Settings, State, Step, format_option
+from ..engine.geometry import DIRECTIONS
+
+SHORT_NAME = "python_reliquary"
+_CONTENT = default_content()
+_FACTIONS = tuple(f.id for f in _CONTENT.factions)
+_RITES = tuple(r.id for r in _CONTENT.rites)
+_CARDS = tuple(c.id for c in _CONTENT.cards)
+_PAIRS = tuple((a, b) for a in _FACTIONS for b in _FACTIONS if a != b)
+_MAX_SIZE = 12
+_DEFAULTS: dict[str, Any] = {"size": 8, "los": "geometric", "first_turn": "no_damage",
+                             "round_cap": 100, "key_faction": "", "skull_faction": ""}
+
+# Chance action ranges: a faction pair, a dealt card, a die face.
+_CH_PAIR, _CH_DEAL = 0, len(_PAIRS)
+_CH_ROLL = _CH_DEAL + len(_CARDS)
+_MAX_CHANCE = _CH_ROLL + 6
+
+
+class _Actions:
+    """Player action ranges for one board size."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        area = size * size
+        self.square = 0
+        self.step = area
+        self.play = self.step + area * len(DIRECTIONS)
+        self.passing = self.play + len(_CARDS) * len(MODES)
+        self.faction = self.passing + 1
+        self.rite = self.faction + len(_FACTIONS)
+        self.count = self.rite + len(_RITES)
+
+    def encode(self, option: Option) -> int:
+        n = self.size
+        if option == PASS:
+            return self.passing
+        if isinstance(option, Play):
+            return self.play + _CARDS.index(option.card) * len(MODES) + MODES.index(option.mode)
+        if isinstance(option, Step):
+            dx = option.to % n - option.frm % n
+            dy = option.to // n - option.frm // n
+            return self.step + option.frm * len(DIRECTIONS) + DIRECTIONS.index((dx, dy))
+        if isinstance(option, str):
+            if option in _FACTIONS:
+                return self.faction + _FACTIONS.index(option)
+            return self.rite + _RITES.index(option)
+        return self.square + int(option)
+
+    def decode(self, action: int) -> Option:
+        n = self.size
+        if action < self.step:
+            return action
+        if action < self.play:
+            frm, d = divmod(action - self.step, len(DIRECTIONS))
+            dx, dy = DIRECTIONS[d]
+            return Step(frm, frm + dy * n + dx)
+        if action < self.passing:
+            card, mode = divmod(action - self.play, len(MODES))
+            return Play(_CARDS[card], MODES[mode])
+        if action == self.passing:
+            return PASS
+        if action < self.rite:
+            return _FACTIONS[action - self.faction]
+        return _RITES[action - self.rite]
+
+
+def _settings(params: dict[str, Any]) -> Settings:
+    size = int(params["size"])
+    if not 8 <= size <= _MAX_SIZE:
+        raise ValueError(f"size must be 8 to {_MAX_SIZE}, not {size}")
+    return Settings(size=size, los=params["los"], first_turn=params["first_turn"],
+                    round_cap=int(params["round_cap"]))
+
+
+def _fixed_factions(params: dict[str, Any]) -> tuple[str, str] | None:
+    fixed = (str(params["key_faction"]), str(params["skull_faction"]))
+    if not any(fixed):
+        return None
+    if fixed not in _PAIRS:
+        raise ValueError(f"key_faction and skull_faction must be two different factions "
+                         f"of {', '.join(_FACTIONS)}; got {fixed}")
+    return fixed
+
+
+_ACTIONS: dict[int, _Actions] = {}
+
+
+def _actions(size: int) -> _Actions:
+    if size not in _ACTIONS:
+        _ACTIONS[size] = _Actions(size)
+    return _ACTIONS[size]
+
+
+def _game_type() -> pyspiel.GameType:
+    return pyspiel.GameType(
+        short_name=SHORT_NAME,
+        long_name="Reliquary",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=2,
+        min_num_players=2,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=False,
+        parameter_specification=_DEFAULTS,
+    )
+
+
+_GAME_TYPE = _game_type()
+
+
+class ReliquaryGame(pyspiel.Game):
+    """Reliquary for OpenSpiel. Parameters: ``size`` (8–12), ``los``, ``first_turn``,
+    ``round_cap`` (D19, default 100 to bound the game length), ``key_faction`` and
+    ``skull_faction`` (empty: drawn by chance)."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = {**_DEFAULTS, **(params or {})}
+        settings = _settings(params)
+        _fixed_factions(params)  # check them now
+        actions = _actions(settings.size)
+        # Setup takes under 60 decisions; a turn under 12 (a Rapture has the most).
+        max_length = 80 + settings.round_cap * 2 * 12
+        info = pyspiel.GameInfo(
+            num_distinct_actions=actions.count,
+            max_chance_outcomes=_MAX_CHANCE,
+            num_players=2,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=0.0,
+            max_game_length=max_length,
+        )
+        super().__init__(_GAME_TYPE, info, params)
+
+    def new_initial_state(self) -> ReliquaryState:
+        return ReliquaryState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Any:
+        return _StringObserver()
+
+
+class ReliquaryState(pyspiel.State):
+    """An OpenSpiel state around an engine :class:`State` (``.engine``)."""
+
+    def __init__(self, game: ReliquaryGame, engine: State | None = None,
+                 factions: tuple[str, str] | None = None) -> None:
+        super().__init__(game)
+        # Only what the parameters say is kept from the game: OpenSpiel may hand a
+        # clone a game object rebuilt from its parameters.
+        params = {**_DEFAULTS, **game.get_parameters()}
+        settings = _settings(params)
+        self.actions = _actions(settings.size)
+        self.engine = engine if engine is not None else State(_CONTENT, settings)
+        self.factions = factions or _fixed_factions(params)
+        if engine is None:
+            self._settle()
+
+    # -- helpers -----------------------------------------------------------------------
+    def _settle(self) -> None:
+        """Apply the faction choices (public chance, see the module doc) when asked."""
+        s = self.engine
+        while (self.factions is not None and not s.is_terminal
+               and s.stack and s.stack[-1][0] == "faction"):
+            s.apply(self.factions[s.current_player])
+
+    def _factions_pending(self) -> bool:
+        s = self.engine
+        return self.factions is None and bool(s.stack) and s.stack[-1][0] == "faction"
+
+    # -- the OpenSpiel API ----------------------------------------------------------
+    def current_player(self) -> int:
+        s = self.engine
+        if s.is_terminal:
+            return int(pyspiel.PlayerId.TERMINAL)
+        if s.is_chance or self._factions_pending():
+            return int(pyspiel.PlayerId.CHANCE)
+        return s.current_player
+
+    def is_chance_node(self) -> bool:
+        return self.current_player() == int(pyspiel.PlayerId.CHANCE)
+
+    def _legal_actions(self, player: int) -> list[int]:
+        encode = self.actions.encode
+        return sorted(encode(o) for o in self.engine.legal_options())
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self._factions_pending():
+            p = 1.0 / len(_PAIRS)
+            return [(_CH_PAIR + i, p) for i in range(len(_PAIRS))]
+        out = []
+        for option, p in self.engine.chance_outcomes():
+            if isinstance(option, str):
+                out.append((_CH_DEAL + _CARDS.index(option), p))
+            else:
+                out.append((_CH_ROLL + int(option) - 1, p))
+        return sorted(out)
+
+    def _apply_action(self, action: int) -> None:
+        if self.is_chance_node():
+            if self._factions_pending():
+                self.factions = _PAIRS[action - _CH_PAIR]
+                self._settle()
+                return
+            if action < _CH_ROLL:
+                self.engine.apply(_CARDS[action - _CH_DEAL])
+            else:
+                self.engine.apply(action - _CH_ROLL + 1)
+        else:
+            self.engine.apply(self.actions.decode(action))
+        self._settle()
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == int(pyspiel.PlayerId.CHANCE):
+            if action < _CH_DEAL:
+                return "factions:" + "/".join(_PAIRS[action - _CH_PAIR])
+            if action < _CH_ROLL:
+                return "deal:" + _CARDS[action - _CH_DEAL]
+            return f"roll:{action - _CH_ROLL + 1}"
+        return format_option(self.engine, self.actions.decode(action))
+
+    def is_terminal(self) -> bool:
+        return self.engine.is_terminal
+
+    def returns(self) -> list[float]:
+        winner = self.engine.winner
+        if not self.engine.is_terminal or winner is None:
+            return [0.0, 0.0]
+        return [1.0, -1.0] if winner == 0 else [-1.0, 1.0]
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> ReliquaryState:
+        # OpenSpiel clones Python states by deep copy: the engine's clone is exact and fast.
+        return ReliquaryState(self.get_game(), self.engine.clone(), self.factions)
+
+    def __str__(self) -> str:
+        s = self.engine
+        n = s.geometry.size
+        rows = []
+        for y in reversed(range(n)):
+            row = []
+            for x in range(n):
+                sq = y * n + x
+                piece = s.piece_at(sq)
+                if piece is not None:
+                    ch = ("K" if piece.owner == 0 else "S") if piece.hero else \
+                        ("k" if piece.owner == 0 else "s")
+                    row.append(ch + str(piece.hp))
+                elif s.is_ruin(sq):
+                    row.append("##")
+                elif sq in s.relic_sq:
+                    row.append("r" + str(s.relic_sq.index(sq)))
+                else:
+                    row.append("..")
+            rows.append(" ".join(row))
+        status = (f"vigil {s.vigil} round {s.rounds} hands {s.hands} waiting {s.waiting} "
+                  f"carriers {s.relic_carrier} stack {[f[0] for f in s.stack]}")
+        return "\n".join([*rows, status])
+
+
+class _StringObserver:
+    """Perfect information: every player observes the whole position as a string."""
+
+    def __init__(self) -> None:
+        self.tensor = np.zeros(0, np.float32)
+        self.dict: dict[str, Any] = {}
+
+    def set_from(self, state: ReliquaryState, player: int) -> None:
+        pass
+
+    def string_from(self, state: ReliquaryState, player: int) -> str:
+        return str(state)
+
+
+pyspiel.register_game(_GAME_TYPE, ReliquaryGame)
+
+__all__ = ["SHORT_NAME", "ReliquaryGame", "ReliquaryState"]

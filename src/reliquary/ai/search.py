@@ -1,0 +1,229 @@
+"""Alpha-beta search with chance nodes (expectimax, Star1 pruning), and the greedy agent.
+
+The tree is the engine's own decision tree. A player's consecutive decisions (play,
+piece, destination, Escort step …) are all that player's nodes, so alpha-beta works
+across them unchanged; depth is counted in whole turns (a turn ends when the engine's
+``turns_taken`` counters move), and leaves are the positions at the start of a turn,
+scored by :func:`~reliquary.ai.evaluation.evaluate`. A die roll is a chance node:
+its value is the probability-weighted mean of its outcomes, with outcomes that lead to
+the same position merged (Ordeal's 2, 3 and 4 all deal 1 damage) and Star1 bounds to
+cut. Iterative deepening, a transposition table keyed by :func:`position_key` (which
+remembers each node's best option for move ordering), and a history heuristic.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+from ..engine import Option, Play, State
+from .evaluation import DEFAULT_WEIGHTS, WIN, WIN_THRESHOLD, Weights, evaluate, terminal_value
+from .hashing import position_key
+from .planning import PlanningAgent
+
+EXACT, LOWER, UPPER = 0, 1, 2
+_MODE_ORDER = {"attack": 0, "rite": 1, "move": 2, "regroup": 3, "pass": 4}
+
+
+class _OutOfBudget(Exception):
+    """The time or node budget ran out in the middle of an iteration."""
+
+
+class Searcher:
+    """One search from one player's point of view; reusable across iterations."""
+
+    def __init__(self, me: int, weights: Weights = DEFAULT_WEIGHTS,
+                 deadline: float | None = None, node_limit: int | None = None,
+                 noise: float = 0.0, rng: Any = None) -> None:
+        self.me = me
+        self.weights = weights
+        self.deadline = deadline
+        self.node_limit = node_limit
+        self.noise = noise
+        self.rng = rng
+        self.tt: dict[int, tuple[int, float, int, Option | None]] = {}
+        self.leaves: dict[int, float] = {}
+        self.history: dict[tuple[str, Option], int] = {}
+        self.nodes = 0
+        self.interruptible = False
+
+    # -- budget --------------------------------------------------------------------
+    def _tick(self) -> None:
+        self.nodes += 1
+        if not self.interruptible:
+            return
+        if self.node_limit is not None and self.nodes > self.node_limit:
+            raise _OutOfBudget
+        if (self.deadline is not None and not self.nodes & 127
+                and time.perf_counter() > self.deadline):
+            raise _OutOfBudget
+
+    # -- the tree --------------------------------------------------------------------
+    def leaf(self, s: State, key: int) -> float:
+        value = self.leaves.get(key)
+        if value is None:
+            value = evaluate(s, self.me, self.weights)
+            if self.noise:
+                value += self.rng.gauss(0.0, self.noise)
+            self.leaves[key] = value
+        return value
+
+    def value(self, s: State, end_turns: int, alpha: float, beta: float, ply: int) -> float:
+        """The minimax/expectimax value of ``s`` for ``me`` (fail-soft alpha-beta)."""
+        if s.result is not None:
+            return terminal_value(s, self.me, ply)
+        self._tick()
+        key = position_key(s)
+        remaining = end_turns - s.turns_taken[0] - s.turns_taken[1]
+        if remaining <= 0:
+            return self.leaf(s, key)
+        entry = self.tt.get(key)
+        hint: Option | None = None
+        if entry is not None:
+            depth, v, flag, hint = entry
+            if depth >= remaining and (flag == EXACT or (flag == LOWER and v >= beta)
+                                       or (flag == UPPER and v <= alpha)):
+                return v
+        if s.is_chance:
+            return self._chance(s, end_turns, alpha, beta, ply)
+        maximize = s.current_player == self.me
+        kind = s.stack[-1][0]
+        a0, b0 = alpha, beta
+        best_v = -math.inf if maximize else math.inf
+        best: Option | None = None
+        for option in self._ordered(s, kind, hint):
+            child = s.clone()
+            child.apply(option)
+            v = self.value(child, end_turns, alpha, beta, ply + 1)
+            if maximize:
+                if v > best_v:
+                    best_v, best = v, option
+                    alpha = max(alpha, v)
+            elif v < best_v:
+                best_v, best = v, option
+                beta = min(beta, v)
+            if alpha >= beta:
+                hkey = (kind, option)
+                self.history[hkey] = self.history.get(hkey, 0) + remaining * remaining
+                break
+        flag = UPPER if best_v <= a0 else LOWER if best_v >= b0 else EXACT
+        self.tt[key] = (remaining, best_v, flag, best)
+        return best_v
+
+    def _ordered(self, s: State, kind: str, hint: Option | None) -> list[Option]:
+        options = s.legal_options()
+        history = self.history
+
+        def priority(o: Option) -> tuple[int, int, int]:
+            mode = _MODE_ORDER.get(o.mode, 5) if isinstance(o, Play) else 0
+            return (0 if o == hint else 1, -history.get((kind, o), 0), mode)
+        options.sort(key=priority)
+        return options
+
+    def _chance(self, s: State, end_turns: int, alpha: float, beta: float, ply: int) -> float:
+        """Expectation over the outcomes (merged by position), with Star1 cut-offs."""
+        groups: dict[int, list[Any]] = {}
+        for outcome, p in s.chance_outcomes():
+            child = s.clone()
+            child.apply(outcome)
+            k = position_key(child)
+            if k in groups:
+                groups[k][0] += p
+            else:
+                groups[k] = [p, child]
+        lo, hi = -WIN, WIN
+        total, rest = 0.0, 1.0
+        for p, child in groups.values():
+            rest -= p
+            rest = max(rest, 0.0)
+            a_i = (alpha - total - hi * rest) / p
+            b_i = (beta - total - lo * rest) / p
+            v = self.value(child, end_turns, max(a_i, lo), min(b_i, hi), ply + 1)
+            if v >= b_i:
+                return total + p * v + lo * rest  # a lower bound, at least beta
+            if v <= a_i:
+                return total + p * v + hi * rest  # an upper bound, at most alpha
+            total += p * v
+        return total
+
+    def principal_line(self, s: State) -> list[Option]:
+        """The best options for ``me``'s consecutive decisions, from the table."""
+        line: list[Option] = []
+        s = s.clone()
+        me = s.current_player
+        while s.result is None and not s.is_chance and s.current_player == me:
+            entry = self.tt.get(position_key(s))
+            if entry is None or entry[3] is None or entry[3] not in s.legal_options():
+                break
+            line.append(entry[3])
+            turns = s.turns_taken[:]
+            s.apply(entry[3])
+            if s.turns_taken != turns:
+                break
+        return line
+
+
+class SearchAgent(PlanningAgent):
+    """Iterative-deepening alpha-beta/expectimax over whole turns (see the module doc).
+
+    Budget: ``time`` seconds per turn (default 1.0) or ``nodes`` per turn;
+    ``max_depth`` caps the depth in turns; ``noise`` adds Gaussian noise to leaf
+    scores (weaker, more varied play).
+    """
+
+    name = "search"
+    default_time: float | None = 1.0
+
+    def __init__(self, seed: int | None = None, time: float | None = None,
+                 nodes: int | None = None, max_depth: int = 12, noise: float = 0.0,
+                 weights: Weights = DEFAULT_WEIGHTS, **kwargs: Any) -> None:
+        super().__init__(seed=seed, time=time, nodes=nodes, **kwargs)
+        self.max_depth = max_depth
+        self.noise = noise
+        self.weights = weights
+
+    def analyse(self, state: State, deadline: float | None = None,
+                nodes: int | None = None) -> tuple[list[Option], float, int, Searcher]:
+        """Search ``state``: (best line, value for the player to move, depth, searcher)."""
+        me = state.current_player
+        searcher = Searcher(me, self.weights, deadline, nodes, self.noise, self.rng)
+        root_turns = state.turns_taken[0] + state.turns_taken[1]
+        line: list[Option] = []
+        value, depth_done = 0.0, 0
+        started = time.perf_counter()
+        for depth in range(1, self.max_depth + 1):
+            searcher.interruptible = depth > 1  # always finish one turn deep
+            iteration_start = time.perf_counter()
+            try:
+                v = searcher.value(state, root_turns + depth, -math.inf, math.inf, 0)
+            except _OutOfBudget:
+                break
+            value, depth_done = v, depth
+            line = searcher.principal_line(state) or line
+            if abs(v) >= WIN_THRESHOLD:
+                break  # proven
+            if deadline is not None and nodes is None:
+                # The next iteration costs several times this one: don't start what
+                # cannot finish.
+                now = time.perf_counter()
+                if now + (now - iteration_start) * 3 > deadline:
+                    break
+        self.stats = {"nodes": searcher.nodes, "seconds": time.perf_counter() - started,
+                      "value": value, "depth": depth_done}
+        return line, value, depth_done, searcher
+
+    def plan(self, state: State, deadline: float | None, nodes: int | None) -> list[Option]:
+        line, _, _, _ = self.analyse(state, deadline, nodes)
+        return line
+
+
+class GreedyAgent(SearchAgent):
+    """The best one-turn outcome under the evaluation (chance by expectation)."""
+
+    name = "greedy"
+    default_time = None
+
+    def __init__(self, seed: int | None = None, noise: float = 0.0, **kwargs: Any) -> None:
+        kwargs.pop("max_depth", None)
+        super().__init__(seed=seed, max_depth=1, noise=noise, **kwargs)

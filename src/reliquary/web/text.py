@@ -1,0 +1,246 @@
+"""The game log in plain language, English and Spanish, built from the engine's events.
+
+Each decision taken (an :class:`~reliquary.engine.Entry`) becomes zero or more lines;
+what happened comes from the entry's events, never from re-deriving the rules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engine import Content, Entry, Event, Geometry, State
+
+SIDE = {"en": ("Key", "Skull"), "es": ("Llave", "Calavera")}
+KIND = {"en": ("Minion", "Hero"), "es": ("Esbirro", "Héroe")}
+MODE = {
+    "en": {"move": "to move", "attack": "to attack", "regroup": "to regroup",
+           "rite": "for its rite", "pass": "with nothing to do (it only waits)"},
+    "es": {"move": "para mover", "attack": "para atacar", "regroup": "para reagrupar",
+           "rite": "para su rito", "pass": "sin nada posible (solo pasa a espera)"},
+}
+PREVENTED = {
+    "en": {"aegis": "prevented by Aegis", "first_turn": "prevented: first turn"},
+    "es": {"aegis": "impedido por Égida", "first_turn": "impedido: primer turno"},
+}
+REASON = {
+    "en": {"hero_killed": "the enemy Hero was killed", "relic_home": "the relic was brought home",
+           "vigil": "the Vigil reached 0", "round_cap": "the round limit was reached"},
+    "es": {"hero_killed": "el Héroe enemigo fue abatido",
+           "relic_home": "la Reliquia llegó a casa",
+           "vigil": "la Vigilia llegó a 0", "round_cap": "se alcanzó el límite de rondas"},
+}
+
+
+@dataclass
+class LogContext:
+    """What the log remembers between decisions: pieces, factions, the attacker."""
+
+    content: Content
+    geometry: Geometry
+    pieces: dict[int, tuple[int, bool]] = field(default_factory=dict)  # id -> (owner, hero)
+    factions: list[str | None] = field(default_factory=lambda: [None, None])
+    attacker: int = -1
+    dealt: int = 0
+
+    def side(self, player: int, lang: str) -> str:
+        return SIDE[lang][player]
+
+    def who(self, player: int, lang: str) -> str:
+        """A side, with its faction once revealed: 'Key (Pyre Choir)'."""
+        fid = self.factions[player]
+        if fid is None:
+            return SIDE[lang][player]
+        return f"{SIDE[lang][player]} ({self.content.faction(fid).name})"
+
+    def piece(self, owner: int, hero: bool, lang: str) -> str:
+        fid = self.factions[owner]
+        name = self.content.faction(fid).name if fid else SIDE[lang][owner]
+        if lang == "es":
+            return f"{KIND[lang][hero]} de {name}"
+        return f"{name} {KIND[lang][hero]}"
+
+
+Line = dict[str, str]
+
+
+def result_text(result: dict[str, Any] | None) -> Line | None:
+    """The result in words: who won and why."""
+    if result is None:
+        return None
+    reason = result["reason"]
+    winner = result["winner"]
+    out = {}
+    for lang in ("en", "es"):
+        why = REASON[lang][reason]
+        if winner is None:
+            text = f"Draw: {why}." if lang == "en" else f"Tablas: {why}."
+        else:
+            side = SIDE[lang][("key", "skull").index(winner)]
+            text = f"{side} wins: {why}." if lang == "en" else f"Gana {side}: {why}."
+        if result.get("scores"):
+            k, s = result["scores"]
+            text += (f" Vigil scores {k}–{s}." if lang == "en"
+                     else f" Puntos de Vigilia {k}–{s}.")
+        out[lang] = text
+    return out
+
+
+def note_before(ctx: LogContext, state: State, kind: str, option: Any) -> None:
+    """Remember what a decision is about before it is applied (the attacking piece)."""
+    if kind == "play":
+        ctx.attacker = -1
+    elif kind == "attacker" and isinstance(option, int):
+        piece = state.piece_at(option)
+        ctx.attacker = piece.id if piece else -1
+
+
+def describe(ctx: LogContext, entry: Entry) -> list[Line]:
+    """The log lines of one decision, in both languages."""
+    lines: list[Line] = []
+    name = ctx.geometry.name
+    p = entry.player
+    if entry.kind == "ruin" and isinstance(entry.option, int):
+        a, b = name(entry.option), name(ctx.geometry.mirror(entry.option))
+        lines.append({"en": f"{ctx.side(p, 'en')} marks Ruins on {a} and {b}.",
+                      "es": f"{ctx.side(p, 'es')} marca Ruinas en {a} y {b}."})
+    elif entry.kind == "faction":
+        lines.append({"en": f"{ctx.side(p, 'en')} chooses a faction in secret.",
+                      "es": f"{ctx.side(p, 'es')} elige facción en secreto."})
+    elif entry.kind == "deal":
+        size = ctx.content.hand_size
+        if ctx.dealt < 2 * size:
+            to = ctx.dealt // size
+            lines.append({"en": f"{entry.token} is dealt to {ctx.side(to, 'en')}.",
+                          "es": f"{entry.token} se reparte a {ctx.side(to, 'es')}."})
+        else:
+            lines.append({"en": f"{entry.token} is the waiting card.",
+                          "es": f"{entry.token} es la carta en espera."})
+        ctx.dealt += 1
+    elif entry.kind == "rite" and p >= 0:
+        lines.append({"en": f"{ctx.side(p, 'en')} takes the rite {entry.token}.",
+                      "es": f"{ctx.side(p, 'es')} toma el rito {entry.token}."})
+    elif entry.kind == "relic":
+        lines.append({"en": f"{ctx.side(p, 'en')} places its relic on {entry.token}.",
+                      "es": f"{ctx.side(p, 'es')} coloca su Reliquia en {entry.token}."})
+    elif entry.token == "pass" and entry.kind != "play":
+        lines.append({"en": f"{ctx.side(p, 'en')} passes ({entry.kind.replace('_', ' ')}).",
+                      "es": f"{ctx.side(p, 'es')} renuncia ({entry.kind.replace('_', ' ')})."})
+    for ev in entry.events:
+        line = _event_line(ctx, ev)
+        if line:
+            lines.append(line)
+    return lines
+
+
+def _event_line(ctx: LogContext, ev: Event) -> Line | None:
+    d = ev.data
+    name = ctx.geometry.name
+    k = ev.kind
+    if "piece" in d and k == "place":
+        ctx.pieces[d["piece"]] = (d["owner"], d["hero"])
+
+    def pc(lang: str) -> str:
+        return ctx.piece(d["owner"], d["hero"], lang)
+
+    if k == "place":
+        sq = name(d["square"])
+        if d.get("harrowed"):
+            return {"en": f"A killed enemy Minion rises on {sq} for {ctx.side(d['owner'], 'en')}"
+                          " (harrowed).",
+                    "es": f"Un Esbirro enemigo abatido se alza en {sq} para "
+                          f"{ctx.side(d['owner'], 'es')} (marcado)."}
+        return {"en": f"{pc('en')} is placed on {sq}.", "es": f"{pc('es')} se coloca en {sq}."}
+    if k in ("move", "step"):
+        a, b = name(d["square"]), name(d["to"])
+        verb = {"move": ("moves", "mueve"), "step": ("steps", "da un paso")}[k]
+        return {"en": f"{pc('en')} {verb[0]} {a} → {b}.", "es": f"{pc('es')} {verb[1]} {a} → {b}."}
+    if k == "swap":
+        other = ctx.pieces.get(d["other"], (d["owner"], False))
+        a, b = name(d["square"]), name(d["to"])
+        return {"en": f"{pc('en')} on {a} swaps with {ctx.piece(*other, 'en')} on {b}.",
+                "es": f"{pc('es')} en {a} se intercambia con {ctx.piece(*other, 'es')} en {b}."}
+    if k == "push":
+        a, b = name(d["square"]), name(d["to"])
+        if d["prevented"]:
+            return {"en": f"{pc('en')} on {a} is not moved ({PREVENTED['en'][d['prevented']]}).",
+                    "es": f"{pc('es')} en {a} no se mueve ({PREVENTED['es'][d['prevented']]})."}
+        if a == b:
+            return None  # a crush: told by its damage line
+        verb = ("pulled", "atraído") if d["pull"] else ("pushed", "empujado")
+        return {"en": f"{pc('en')} is {verb[0]} {a} → {b}.",
+                "es": f"{pc('es')} es {verb[1]} {a} → {b}."}
+    if k == "damage":
+        sq = name(d["square"])
+        amount = d["amount"]
+        out = {}
+        for lang in ("en", "es"):
+            notes = []
+            if d["crush"]:
+                notes.append("crushed" if lang == "en" else "aplastado")
+            if d["prevented"]:
+                notes.append(PREVENTED[lang][d["prevented"]])
+            note = f" ({', '.join(notes)})" if notes else ""
+            dmg = f"{amount} damage" if lang == "en" else f"{amount} de daño"
+            attacker = ctx.pieces.get(ctx.attacker)
+            if attacker and attacker[0] != d["owner"]:
+                verb = "smites" if lang == "en" else "golpea"
+                out[lang] = f"{ctx.piece(*attacker, lang)} {verb} {sq}: {dmg}{note}."
+            else:
+                verb = "takes" if lang == "en" else "recibe"
+                out[lang] = f"{pc(lang)} on {sq} {verb} {dmg}{note}." if lang == "en" else \
+                    f"{pc(lang)} en {sq} {verb} {dmg}{note}."
+        return out
+    if k == "kill":
+        sq = name(d["square"])
+        ctx.pieces.pop(d["piece"], None)
+        return {"en": f"{pc('en')} on {sq} is killed.", "es": f"{pc('es')} en {sq} es abatido."}
+    if k == "pickup":
+        relic = d["relic"]
+        return {"en": f"{pc('en')} picks up {ctx.side(relic, 'en')}'s relic on "
+                      f"{name(d['square'])}.",
+                "es": f"{pc('es')} recoge la Reliquia de {ctx.side(relic, 'es')} en "
+                      f"{name(d['square'])}."}
+    if k == "drop":
+        relic = d["relic"]
+        return {"en": f"{ctx.side(relic, 'en')}'s relic is dropped on {name(d['square'])}.",
+                "es": f"La Reliquia de {ctx.side(relic, 'es')} cae en {name(d['square'])}."}
+    if k == "veil":
+        return {"en": f"{pc('en')} on {name(d['square'])} is veiled: no move or step next turn.",
+                "es": f"{pc('es')} en {name(d['square'])} queda velado: sin mover ni pasos "
+                      "su próximo turno."}
+    if k == "aegis":
+        return {"en": f"{pc('en')} on {name(d['square'])} raises Aegis.",
+                "es": f"{pc('es')} en {name(d['square'])} alza la Égida."}
+    if k == "roll":
+        return {"en": f"Die roll for {d['card']}: {d['face']}.",
+                "es": f"Tirada de dado para {d['card']}: {d['face']}."}
+    if k == "play":
+        pl = d["player"]
+        return {"en": f"{ctx.who(pl, 'en')} plays {d['card']} {MODE['en'][d['mode']]}.",
+                "es": f"{ctx.who(pl, 'es')} juega {d['card']} {MODE['es'][d['mode']]}."}
+    if k == "ruin_removed":
+        return {"en": f"The Ruin on {name(d['square'])} is removed.",
+                "es": f"Se quita la Ruina de {name(d['square'])}."}
+    if k == "faction_clash":
+        return {"en": "Both chose the same faction: both choose again.",
+                "es": "Ambos eligieron la misma facción: eligen de nuevo."}
+    if k == "factions":
+        ctx.factions = list(d["factions"])
+        names = [ctx.content.faction(f).name for f in d["factions"]]
+        return {"en": f"Factions revealed: Key — {names[0]}, Skull — {names[1]}.",
+                "es": f"Facciones reveladas: Llave — {names[0]}, Calavera — {names[1]}."}
+    if k == "first":
+        pl = d["player"]
+        return {"en": f"The waiting card {d['card']} names {ctx.side(pl, 'en')} first player.",
+                "es": f"La carta en espera {d['card']} da el primer turno a "
+                      f"{ctx.side(pl, 'es')}."}
+    if k == "vigil":
+        return {"en": f"End of round {d['round']}: the Vigil is at {d['value']}.",
+                "es": f"Fin de la ronda {d['round']}: la Vigilia está en {d['value']}."}
+    if k == "result":
+        winner = d["winner"]
+        res = {"winner": None if winner is None else ("key", "skull")[winner],
+               "reason": d["reason"], "scores": d.get("scores")}
+        return result_text(res)
+    return None

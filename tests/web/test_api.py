@@ -1,0 +1,367 @@
+"""The JSON API: creating games, deciding, every rejection path, undo, live updates."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from reliquary import default_content, replay
+from reliquary.engine import Game, Settings
+from reliquary.web import create_app
+from reliquary.web.db import Store
+from reliquary.web.games import Manager, WebError, undo_count
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    app = create_app(f"sqlite:///{tmp_path / 'api.db'}", ai_delay=0)
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+def new_game(client: TestClient, **body: Any) -> dict[str, Any]:
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 201, response.text
+    return dict(response.json())
+
+
+def get_view(client: TestClient, game_id: str, token: str | None = None) -> dict[str, Any]:
+    params = {"t": token} if token else {}
+    response = client.get(f"/api/games/{game_id}", params=params)
+    assert response.status_code == 200, response.text
+    return dict(response.json())
+
+
+def decide(client: TestClient, game_id: str, token: str, seq: int, option: str) -> Any:
+    return client.post(f"/api/games/{game_id}/decide",
+                       json={"token": token, "seq": seq, "option": option})
+
+
+def wait_for_turn(client: TestClient, game_id: str, token: str) -> dict[str, Any]:
+    """Poll until the AI has answered: the game is over or it is this seat's decision."""
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        view = get_view(client, game_id, token)
+        if view["result"] or view["decision"]["mine"]:
+            return view
+        time.sleep(0.02)
+    raise AssertionError("the AI did not answer within 20 s")
+
+
+def token_of(game: dict[str, Any]) -> str:
+    return str(game["token"])
+
+
+def invite_token(game: dict[str, Any]) -> str:
+    return str(game["links"]["invite"].split("?t=")[1])
+
+
+# ---------------------------------------------------------------------- creation
+def test_meta_offers_content_and_levels(client: TestClient) -> None:
+    meta = client.get("/api/meta").json()
+    assert len(meta["cards"]) == 18 and len(meta["factions"]) == 9 and len(meta["rites"]) == 3
+    assert "easy" in meta["levels"]
+    bolt = next(c for c in meta["cards"] if c["id"] == "Bolt")
+    assert bolt["diagram"] == [[0, 2], [0, -1]] and bolt["seal"] == "skull"
+    assert "Hero: 2 damage" in bolt["attack"]["en"] and "Héroe" in bolt["attack"]["es"]
+
+
+def test_quick_game_against_the_ai_starts_after_a_random_setup(client: TestClient) -> None:
+    game = new_game(client, mode="ai", seat="skull", level="easy")
+    assert game["seat"] == "skull" and game["links"]["play"].startswith(f"/g/{game['id']}?t=")
+    view = wait_for_turn(client, game["id"], token_of(game))
+    assert view["mode"] == "ai" and view["seats"] == ["skull"]
+    assert view["ai"] == {"level": "easy", "seat": "key"}
+    assert view["phase"] == "play" and view["decision"]["kind"] == "play"
+    assert len([p for p in view["position"]["pieces"] if p["owner"] == "skull"]) == 4
+
+
+def test_hotseat_game_decides_for_both_seats(client: TestClient) -> None:
+    game = new_game(client, mode="hotseat", quick=False, size=9, los="straight",
+                    first_turn="no_attack")
+    view = get_view(client, game["id"], token_of(game))
+    assert view["seats"] == ["key", "skull"]
+    assert view["position"]["settings"] == {"size": 9, "los": "straight",
+                                            "first_turn": "no_attack", "round_cap": 200}
+    assert view["decision"]["kind"] == "ruin" and view["decision"]["mine"]
+    first = decide(client, game["id"], token_of(game), 0, view["decision"]["options"][0])
+    assert first.status_code == 200
+    assert first.json()["decision"]["side"] == "skull" and first.json()["decision"]["mine"]
+
+
+def test_online_game_gives_invite_and_watch_links(client: TestClient) -> None:
+    game = new_game(client, mode="online", seat="key", faction="grave-tide")
+    assert set(game["links"]) == {"play", "watch", "invite"}
+    creator = get_view(client, game["id"], token_of(game))
+    assert creator["invite"] == game["links"]["invite"]
+    assert creator["position"]["factions"]["key"] == "grave-tide"
+    guest = get_view(client, game["id"], invite_token(game))
+    assert guest["seats"] == ["skull"] and "invite" not in guest
+    watcher = get_view(client, game["id"])
+    assert watcher["seats"] == [] and watcher["decision"]["options"] == []
+
+
+def test_a_full_setup_hotseat_game_plays_to_its_end(client: TestClient) -> None:
+    game = new_game(client, mode="hotseat", quick=False)
+    token = token_of(game)
+    rng = random.Random(3)
+    view = get_view(client, game["id"], token)
+    while not view["result"]:
+        option = rng.choice(view["decision"]["options"])
+        response = decide(client, game["id"], token, view["seq"], option)
+        assert response.status_code == 200, response.text
+        view = response.json()
+    assert view["result_text"]["en"] and view["result_text"]["es"]
+    record = client.get(f"/api/games/{game['id']}/record").json()
+    again = replay(record, default_content())  # the engine's own format, replayable
+    assert len(again.history) == view["seq"]
+    assert again.record()["result"] == record["result"]
+
+
+# ---------------------------------------------------------------------- rejections
+@pytest.fixture
+def online(client: TestClient) -> dict[str, Any]:
+    game = new_game(client, mode="online", seat="key")
+    view = get_view(client, game["id"], token_of(game))
+    mover = token_of(game) if view["decision"]["side"] == "key" else invite_token(game)
+    waiter = invite_token(game) if mover == token_of(game) else token_of(game)
+    return {"game": game, "mover": mover, "waiter": waiter,
+            "view": get_view(client, game["id"], mover)}
+
+
+def assert_unchanged(client: TestClient, online: dict[str, Any]) -> None:
+    after = get_view(client, online["game"]["id"], online["mover"])
+    assert after["seq"] == online["view"]["seq"]
+    assert after["position"] == online["view"]["position"]
+
+
+@pytest.mark.parametrize("case, status, message", [
+    ("wrong token", 403, "does not belong to this game"),
+    ("spectator", 403, "spectators can only watch"),
+    ("spectator token", 403, "spectators can only watch"),
+    ("other seat", 409, "not your decision"),
+    ("illegal option", 422, "illegal option"),
+    ("not an option", 422, "illegal option"),
+    ("stale decision", 409, "stale decision"),
+    ("seq not a number", 400, "'seq' must be"),
+    ("missing field", 400, "missing field 'option'"),
+])
+def test_rejected_decisions_change_nothing(client: TestClient, online: dict[str, Any],
+                                           case: str, status: int, message: str) -> None:
+    game_id = online["game"]["id"]
+    seq = online["view"]["seq"]
+    legal = online["view"]["decision"]["options"][0]
+    body: dict[str, Any] = {"token": online["mover"], "seq": seq, "option": legal}
+    if case == "wrong token":
+        body["token"] = "not-a-token"
+    elif case == "spectator":
+        body["token"] = None
+    elif case == "spectator token":
+        body["token"] = client.app.state.manager.session(game_id).row.tokens["spectator"]
+    elif case == "other seat":
+        body["token"] = online["waiter"]
+    elif case == "illegal option":
+        body["option"] = "Bolt:rite" if "Bolt:rite" not in online["view"]["decision"]["options"] \
+            else "Vault:rite"
+    elif case == "not an option":
+        body["option"] = "z99"
+    elif case == "stale decision":
+        body["seq"] = seq - 1
+    elif case == "seq not a number":
+        body["seq"] = "five"
+    elif case == "missing field":
+        del body["option"]
+    response = client.post(f"/api/games/{game_id}/decide", json=body)
+    assert response.status_code == status
+    assert message in response.json()["error"]
+    assert_unchanged(client, online)
+
+
+def test_malformed_json_is_a_400(client: TestClient, online: dict[str, Any]) -> None:
+    response = client.post(f"/api/games/{online['game']['id']}/decide", content=b"{seq: 1,",
+                           headers={"Content-Type": "application/json"})
+    assert response.status_code == 400
+    assert "malformed JSON" in response.json()["error"]
+    response = client.post(f"/api/games/{online['game']['id']}/decide", json=[1, 2])
+    assert response.status_code == 400 and "JSON object" in response.json()["error"]
+    assert_unchanged(client, online)
+
+
+def test_unknown_game_is_a_404(client: TestClient) -> None:
+    for response in (client.get("/api/games/0123456789abcdef"),
+                     client.post("/api/games/0123456789abcdef/decide",
+                                 json={"token": "x", "seq": 0, "option": "a1"}),
+                     client.get("/api/games/0123456789abcdef/record")):
+        assert response.status_code == 404
+        assert "no game with id '0123456789abcdef'" in response.json()["error"]
+
+
+def test_bad_new_game_settings_are_400(client: TestClient) -> None:
+    for body, message in [({"size": 13}, "board size"), ({"mode": "solo"}, "mode must be"),
+                          ({"los": "curved"}, "los must be"), ({"level": "godlike"},
+                                                                "unknown AI level"),
+                          ({"faction": "elves"}, "unknown faction")]:
+        response = client.post("/api/games", json=body)
+        assert response.status_code == 400, body
+        assert message in response.json()["error"]
+
+
+def test_the_finished_game_takes_no_decision(client: TestClient) -> None:
+    game = new_game(client, mode="hotseat")
+    token = token_of(game)
+    view = get_view(client, game["id"], token)
+    rng = random.Random(5)
+    while not view["result"]:
+        view = decide(client, game["id"], token, view["seq"],
+                      rng.choice(view["decision"]["options"])).json()
+    response = decide(client, game["id"], token, view["seq"], "a1")
+    assert response.status_code == 409 and "the game is over" in response.json()["error"]
+
+
+def test_a_secret_faction_stays_secret(client: TestClient) -> None:
+    game = new_game(client, mode="online", seat="key", quick=False)
+    key, skull = token_of(game), invite_token(game)
+    view = get_view(client, game["id"], key)
+    while view["decision"]["kind"] != "faction":
+        mover = key if view["decision"]["side"] == "key" else skull
+        view = decide(client, game["id"], mover, view["seq"],
+                      get_view(client, game["id"], mover)["decision"]["options"][0]).json()
+    assert view["decision"]["side"] == "key"
+    view = decide(client, game["id"], key, view["seq"], "lantern-bearers").json()
+    assert view["position"]["secret_factions"]["key"] == "lantern-bearers"
+    for token in (skull, None):
+        other = get_view(client, game["id"], token)
+        assert other["position"]["secret_factions"]["key"] == "hidden"
+        assert "lantern-bearers" not in str(other["log"])
+    assert client.get(f"/api/games/{game['id']}/record").status_code == 409
+
+
+# ---------------------------------------------------------------------- undo
+def test_hotseat_undo_takes_back_the_last_turn(client: TestClient) -> None:
+    game = new_game(client, mode="hotseat")
+    token = token_of(game)
+    start = get_view(client, game["id"], token)
+    assert not start["undo"] or start["decision"]["kind"] == "play"
+    moves = [o for o in start["decision"]["options"] if o.endswith(":move")]
+    view = decide(client, game["id"], token, start["seq"], moves[0]).json()
+    assert view["undo"]
+    response = client.post(f"/api/games/{game['id']}/undo", json={"token": token})
+    assert response.status_code == 200
+    back = response.json()
+    assert back["seq"] == start["seq"] and back["position"] == start["position"]
+
+
+def test_undo_is_refused_online_and_to_spectators(client: TestClient,
+                                                  online: dict[str, Any]) -> None:
+    game_id = online["game"]["id"]
+    response = client.post(f"/api/games/{game_id}/undo", json={"token": online["mover"]})
+    assert response.status_code == 409 and "only for games on one screen" in response.text
+    response = client.post(f"/api/games/{game_id}/undo", json={})
+    assert response.status_code == 403
+
+
+def test_undo_stops_at_a_die_roll_and_at_the_opponent() -> None:
+    content = default_content()
+    game = Game(content, Settings())
+    rng = random.Random(11)
+    rolled = None
+    while not game.state.is_terminal and rolled is None:
+        decision = game.state.decision()
+        option = rng.choice(decision.options)
+        game.apply(option)
+        if game.history[-1].kind == "roll" and not game.state.is_terminal \
+                and game.state.decision().player == game.history[-2].player:
+            rolled = game.history[-2].player
+    if rolled is None:
+        pytest.fail("seed 11 gave no roll followed by a decision of the roller")
+    after_roll = game.state.decision()
+    game.apply(after_roll.options[0])
+    # Decisions after a roll in the same turn: the turn cannot be taken back.
+    if game.history[-1].player == rolled:
+        assert undo_count(game.history, frozenset({rolled})) == 0
+    assert undo_count(game.history, frozenset({1 - rolled})) == 0
+
+
+# ---------------------------------------------------------------------- the AI, live updates
+def test_the_ai_answers_and_the_game_reaches_its_end(client: TestClient) -> None:
+    game = new_game(client, mode="ai", seat="key")
+    token = token_of(game)
+    view = wait_for_turn(client, game["id"], token)
+    while not view["result"]:
+        response = decide(client, game["id"], token, view["seq"], view["decision"]["options"][0])
+        assert response.status_code == 200, response.text
+        view = wait_for_turn(client, game["id"], token)
+    assert any("Skull" in line["en"] for line in view["log"])
+
+
+def test_websocket_tells_of_each_change(client: TestClient, online: dict[str, Any]) -> None:
+    game_id = online["game"]["id"]
+    with client.websocket_connect(f"/api/games/{game_id}/ws") as socket:
+        first = socket.receive_json()
+        assert first["seq"] == online["view"]["seq"]
+        response = decide(client, game_id, online["mover"], first["seq"],
+                          online["view"]["decision"]["options"][0])
+        assert response.status_code == 200
+        assert socket.receive_json()["seq"] == response.json()["seq"]
+
+
+def test_two_simultaneous_submissions_one_is_accepted(tmp_path: Path) -> None:
+    manager = Manager(Store(f"sqlite:///{tmp_path / 'race.db'}"), default_content(), 0)
+
+    async def race() -> list[Any]:
+        game = manager.create("online", Settings(), seat="key")
+        session = manager.session(game["id"])
+        side = session.state.decision().player
+        token = session.row.tokens[("key", "skull")[side]]
+        options = session.state.decision().options
+        from reliquary.engine import format_option
+        a, b = (format_option(session.state, o) for o in (options[0], options[-1]))
+        return list(await asyncio.gather(
+            manager.decide(game["id"], token, session.seq, a),
+            manager.decide(game["id"], token, session.seq, b),
+            return_exceptions=True))
+
+    results = asyncio.run(race())
+    errors = [r for r in results if isinstance(r, WebError)]
+    assert len(errors) == 1 and errors[0].status == 409 and "stale" in errors[0].message
+
+
+# ---------------------------------------------------------------------- records, rules
+def test_a_record_loads_and_replays_step_by_step(client: TestClient) -> None:
+    game = Game(default_content(), Settings())
+    rng = random.Random(2)
+    while not game.state.is_terminal:
+        game.apply(rng.choice(game.state.legal_options()))
+    response = client.post("/api/records", json=game.record())
+    assert response.status_code == 201
+    replay_id = response.json()["id"]
+    start = client.get(f"/api/games/{replay_id}/replay", params={"at": 0}).json()
+    assert start["at"] == 0 and start["total"] == len(game.history)
+    assert start["position"]["pieces"] == [] and start["decision"]["kind"] == "ruin"
+    end = client.get(f"/api/games/{replay_id}/replay").json()
+    assert end["result"]["reason"] == game.state.result.reason
+    assert client.get(f"/api/games/{replay_id}/replay", params={"at": 10**6}).status_code == 400
+    bad = client.post("/api/records", json={**game.record(), "turns": [["z9"]]})
+    assert bad.status_code == 400 and "cannot be loaded" in bad.json()["error"]
+
+
+def test_replay_waits_for_the_end_of_a_live_game(client: TestClient,
+                                                 online: dict[str, Any]) -> None:
+    response = client.get(f"/api/games/{online['game']['id']}/replay")
+    assert response.status_code == 409 and "once it is over" in response.json()["error"]
+
+
+def test_rules_page_is_rendered_from_the_specification(client: TestClient) -> None:
+    html = client.get("/api/rules").json()["html"]
+    assert "<h1>Reliquary — rules specification</h1>" in html
+    assert "<table>" in html and "K-Gale" in html
+    assert client.get("/rules").status_code == 200
+    for path in ("/", "/g/abc", "/static/app.js", "/static/cards.js", "/static/style.css"):
+        assert client.get(path).status_code == 200, path

@@ -1,0 +1,141 @@
+"""Browser tests: Debian's Chromium driven by Playwright, by clicking only.
+
+Each test starts the real server on a temporary database and keeps a screenshot of
+the board under artifacts/screenshots/ (docs/images/board.png comes from here).
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from typing import Any
+
+import pytest
+
+from .conftest import ROOT, Server, screenshot
+
+pytestmark = pytest.mark.browser
+
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+
+def click_next_option(page: Any) -> None:
+    """Click the first option the page offers (a highlighted square or a button)."""
+    page.locator(".opt").first.click()
+    page.wait_for_function("!document.body.classList.contains('busy')")
+
+
+def wait_for_options(page: Any, timeout: float = 30_000) -> bool:
+    """Wait until the page offers this seat options (True) or shows the result (False)."""
+    page.wait_for_selector(".opt, #result", timeout=timeout)
+    return page.query_selector("#result") is None
+
+
+def turns(page: Any) -> int:
+    return int(page.evaluate("Number(document.body.dataset.turns)"))
+
+
+def test_full_game_against_the_ai_then_its_replay(server: Server, browser: Any) -> None:
+    page = browser.new_page(viewport=DESKTOP)
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.goto(server.url)
+    page.click("#quick-ai")
+    page.wait_for_selector("#board")
+    clicks = 0
+    while wait_for_options(page):
+        click_next_option(page)
+        clicks += 1
+        if clicks == 12:  # mid-game: the README's picture of the board
+            shot = screenshot(page, "ai-game-midway")
+            (ROOT / "docs" / "images").mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(shot, ROOT / "docs" / "images" / "board.png")
+        assert clicks < 2000, "the game did not end"
+    result = page.inner_text("#result h2")
+    assert any(word in result for word in ("wins", "Draw", "Gana", "Tablas"))
+    assert page.locator("#log li").count() > 20
+    screenshot(page, "ai-game-end")
+    page.click("#replay-link")
+    page.wait_for_selector("#rp-next")
+    assert page.inner_text("#replay-at") == "0"
+    page.click("#rp-next")
+    page.wait_for_function("document.getElementById('replay-at').textContent === '1'")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("document.getElementById('replay-at').textContent === '2'")
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function("document.getElementById('replay-at').textContent === '1'")
+    page.click("#rp-last")
+    page.wait_for_function("document.body.dataset.at !== '1'")
+    assert page.inner_text("#final-result") == result
+    screenshot(page, "ai-game-replay-end")
+    assert not errors, errors
+
+
+def test_two_turns_hot_seat_and_a_phone_screen(server: Server, browser: Any) -> None:
+    page = browser.new_page(viewport=DESKTOP)
+    page.goto(server.url)
+    page.select_option("#mode", "hotseat")
+    page.click("#start")
+    page.wait_for_selector("#board")
+    assert turns(page) == 0
+    first_side = page.evaluate("document.body.dataset.side")
+    while turns(page) < 2:
+        assert wait_for_options(page), "the game ended within two turns"
+        click_next_option(page)
+    assert page.evaluate("document.body.dataset.side") == first_side  # back to the first
+    assert page.locator("#log li").count() > 0
+    screenshot(page, "hotseat-two-turns")
+    # Language switch: the log is told in Spanish.
+    page.click("[data-lang='es']")
+    page.wait_for_function("document.documentElement.lang === 'es'")
+    assert "juega" in page.inner_text("#log")
+    page.click("[data-lang='en']")
+    # The same game on a phone-sized screen: the board fits the width.
+    phone = browser.new_page(viewport=PHONE)
+    phone.goto(page.url)
+    phone.wait_for_selector("#board")
+    box = phone.locator("#board").bounding_box()
+    assert box is not None and box["width"] <= PHONE["width"] and box["width"] > 300
+    screenshot(phone, "hotseat-phone")
+
+
+def test_an_invite_link_plays_in_a_second_browser(server: Server, browser: Any) -> None:
+    host = browser.new_context(viewport=DESKTOP).new_page()
+    host.goto(server.url)
+    host.select_option("#mode", "online")
+    host.click("#start")
+    host.wait_for_selector("#invite-link")
+    invite = host.input_value("#invite-link")
+    guest = browser.new_context(viewport=DESKTOP).new_page()  # a second browser: no cookies
+    guest.goto(invite)
+    guest.wait_for_selector("#board")
+    assert "Skull" in guest.inner_text("#hand-skull .hand-label")
+    # If Key plays first, the host takes its turn; then the guest moves from its link.
+    while host.evaluate("document.body.dataset.side") == "key":
+        wait_for_options(host)
+        click_next_option(host)
+    guest.wait_for_function("document.body.dataset.mine === '1'", timeout=15_000)
+    before = turns(guest)
+    while turns(guest) == before:
+        wait_for_options(guest)
+        click_next_option(guest)
+    # The host's page hears of the move over its WebSocket, with no reload.
+    host.wait_for_function(f"Number(document.body.dataset.turns) > {before}", timeout=15_000)
+    screenshot(guest, "online-guest-after-move")
+    screenshot(host, "online-host-sees-move")
+    # A spectator's page offers nothing to click.
+    watcher = browser.new_context(viewport=DESKTOP).new_page()
+    watcher.goto(host.input_value("#watch-link"))
+    watcher.wait_for_selector("#board")
+    time.sleep(0.3)
+    assert watcher.locator(".opt").count() == 0
+
+
+def test_rules_page_draws_every_card(server: Server, browser: Any) -> None:
+    page = browser.new_page(viewport=DESKTOP)
+    page.goto(f"{server.url}/rules")
+    page.wait_for_selector("#rules-text h1")
+    assert page.locator("#all-cards .card").count() == 18
+    assert page.locator("#all-cards .card svg.diagram").count() == 18
+    screenshot(page, "rules")
