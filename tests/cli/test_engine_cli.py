@@ -87,3 +87,20 @@ def test_help_everywhere() -> None:
     for command in ("selfplay", "show", "replay", "rules"):
         code, out = run(command, "--help")
         assert code == 0 and "Usage" in out
+
+
+def test_play_in_the_terminal_against_the_ai() -> None:
+    """A human at the terminal: bad input is refused with a reason, then a legal token works."""
+    result = CliRunner().invoke(cli, ["play", "--ai", "random", "--seed", "3"],
+                                input="z9\n?\nb3\nquit\n")
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "Key, ruin:" in out
+    assert "not accepted" in out
+    assert "Skull (random): ruin" in out  # the AI answered after b3
+    assert "game left unfinished" in out
+
+
+def test_play_rejects_unknown_ai() -> None:
+    code, out = run("play", "--ai", "grandmaster")
+    assert code == 1 and "unknown agent" in out

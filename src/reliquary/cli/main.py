@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from .. import __version__
-from . import ai_cmds, engine_cmds, web_cmds
+from . import ai_cmds, engine_cmds, play_cmd, web_cmds
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -14,7 +14,8 @@ def cli() -> None:
     """Reliquary: a two-player tactics board game — engine, AI, lab and web game."""
 
 
-for _command in [*engine_cmds.COMMANDS, *web_cmds.COMMANDS, *ai_cmds.COMMANDS]:
+for _command in [*engine_cmds.COMMANDS, *play_cmd.COMMANDS, *web_cmds.COMMANDS,
+                 *ai_cmds.COMMANDS]:
     cli.add_command(_command)
 
 
