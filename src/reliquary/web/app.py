@@ -112,11 +112,12 @@ def create_app(db_url: str | None = None, ai_delay: float | None = None,
                               faction=data.get("faction") or None)
 
     @app.get("/api/games/{game_id}")
-    def get_game(game_id: str, t: str | None = None) -> dict[str, Any]:
+    async def get_game(game_id: str, t: str | None = None) -> dict[str, Any]:
         session = manager.session(game_id)
         seats = session.seats_of(t)
         if seats is None:
             raise WebError(403, "this token does not belong to this game")
+        manager.kick(game_id)  # an AI turn left over (another process, a failure) goes on
         return view(session, seats)
 
     @app.post("/api/games/{game_id}/decide")

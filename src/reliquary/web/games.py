@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import random
 import secrets
 from collections.abc import Iterable
@@ -34,6 +35,8 @@ from ..engine import (
 )
 from .db import DuplicateMoveError, GameRow, Store
 from .text import Line, LogContext, describe, note_before, result_text
+
+log = logging.getLogger(__name__)
 
 SIDES = ("key", "skull")
 MODES = ("ai", "hotseat", "online", "replay")
@@ -341,8 +344,9 @@ class Manager:
         if task is not None and not task.done():
             return
         with contextlib.suppress(RuntimeError):  # no running loop (tests without one)
-            self.drivers[game_id] = asyncio.get_running_loop().create_task(
-                self._drive(game_id))
+            task = asyncio.get_running_loop().create_task(self._drive(game_id))
+            task.add_done_callback(_report_failure)
+            self.drivers[game_id] = task
 
     async def _drive(self, game_id: str) -> None:
         seed = self.rng.randrange(2**32)
@@ -390,6 +394,11 @@ class Manager:
         if event is None:
             event = self.changed[game_id] = asyncio.Event()
         return event
+
+
+def _report_failure(task: asyncio.Task[None]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("the AI driver failed", exc_info=task.exception())
 
 
 def undo_count(history: list[Entry], seats: frozenset[int]) -> int:
