@@ -93,7 +93,7 @@ def test_faction_choice_is_made_without_peeking() -> None:
 
 def test_an_agent_never_chooses_for_chance() -> None:
     state = new_game()
-    while not state.is_chance:
-        state.apply(state.legal_options()[0])
+    while not state.is_chance:  # the two players pick different factions
+        state.apply(state.legal_options()[state.current_player])
     with pytest.raises(ValueError, match="chance"):
         get_agent("search").choose(state)

@@ -67,14 +67,15 @@ def test_unknown_attack_effect_names_faction_and_field(tmp_path: Path) -> None:
         'hero = { effect = "strike", damage = 2, range = 2, los = true }',
         'hero = { effect = "smite", damage = 2, range = 2, los = true }', 1)
     (folder / "factions.toml").write_text(text)
-    with pytest.raises(ContentError, match=r"factions.toml: faction pyre-choir: field 'hero.effect'"):
+    with pytest.raises(ContentError,
+                       match=r"factions\.toml: faction pyre-choir: field 'hero\.effect'"):
         load_content(folder)
 
 
 def test_invalid_toml_is_reported_with_file(tmp_path: Path) -> None:
     folder = copy_content(tmp_path)
     (folder / "board.toml").write_text("content = 'board'\n[[row]\n")
-    with pytest.raises(ContentError, match="board.toml: not valid TOML"):
+    with pytest.raises(ContentError, match=r"board\.toml: not valid TOML"):
         load_content(folder)
 
 
@@ -83,7 +84,7 @@ def test_odd_ruin_total_is_refused(tmp_path: Path) -> None:
     folder = copy_content(tmp_path)
     text = (folder / "board.toml").read_text().replace("ruins = 4", "ruins = 5")
     (folder / "board.toml").write_text(text)
-    with pytest.raises(ContentError, match="board.toml: row #1: .*even"):
+    with pytest.raises(ContentError, match=r"board\.toml: row #1: .*even"):
         load_content(folder)
 
 
@@ -92,7 +93,7 @@ def test_chance_table_must_cover_every_face(tmp_path: Path) -> None:
     text = (folder / "cards.toml").read_text().replace("{ faces = [5, 6], damage = 2 }",
                                                        "{ faces = [5], damage = 2 }")
     (folder / "cards.toml").write_text(text)
-    with pytest.raises(ContentError, match="card Ordeal: .*faces 1 to 6"):
+    with pytest.raises(ContentError, match=r"card Ordeal: .*faces 1 to 6"):
         load_content(folder)
 
 

@@ -365,3 +365,34 @@ def test_rules_page_is_rendered_from_the_specification(client: TestClient) -> No
     assert client.get("/rules").status_code == 200
     for path in ("/", "/g/abc", "/static/app.js", "/static/cards.js", "/static/style.css"):
         assert client.get(path).status_code == 200, path
+
+
+def test_a_thinking_ai_does_not_block_other_games(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The AI thinks in a worker thread: meanwhile other games answer at once."""
+    import reliquary.web.games as games_module
+
+    class SlowAgent:
+        name = "slow"
+
+        def choose(self, state: Any) -> Any:
+            time.sleep(1.5)
+            return state.legal_options()[0]
+
+    monkeypatch.setattr(games_module, "get_agent", lambda *_a, **_k: SlowAgent())
+    app = create_app(f"sqlite:///{tmp_path / 'slow.db'}", ai_delay=0)
+    with TestClient(app) as client:
+        ai_game = new_game(client, mode="ai", seat="skull")  # Key (the AI) often starts
+        token = token_of(ai_game)
+        view = get_view(client, ai_game["id"], token)
+        if view["decision"]["mine"]:  # make it the AI's turn
+            view = decide(client, ai_game["id"], token, view["seq"],
+                          view["decision"]["options"][0]).json()
+        assert not view["decision"]["mine"]
+        other = new_game(client, mode="hotseat")
+        started = time.monotonic()
+        other_view = get_view(client, other["id"], token_of(other))
+        decide(client, other["id"], token_of(other), other_view["seq"],
+               other_view["decision"]["options"][0])
+        assert time.monotonic() - started < 1.0
+        assert wait_for_turn(client, ai_game["id"], token)["seq"] > view["seq"]

@@ -6,8 +6,10 @@ the board under artifacts/screenshots/ (docs/images/board.png comes from here).
 
 from __future__ import annotations
 
+import json
 import shutil
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -36,7 +38,8 @@ def turns(page: Any) -> int:
     return int(page.evaluate("Number(document.body.dataset.turns)"))
 
 
-def test_full_game_against_the_ai_then_its_replay(server: Server, browser: Any) -> None:
+def test_full_game_against_the_ai_then_its_replay(server: Server, browser: Any,
+                                                  tmp_path: Path) -> None:
     page = browser.new_page(viewport=DESKTOP)
     errors: list[str] = []
     page.on("pageerror", lambda err: errors.append(str(err)))
@@ -69,6 +72,18 @@ def test_full_game_against_the_ai_then_its_replay(server: Server, browser: Any) 
     page.wait_for_function("document.body.dataset.at !== '1'")
     assert page.inner_text("#final-result") == result
     screenshot(page, "ai-game-replay-end")
+    # Download the record, then load it from the home page to replay it again.
+    with page.expect_download() as download:
+        page.click(".result a[download]")
+    record = tmp_path / "record.json"
+    download.value.save_as(record)
+    assert json.loads(record.read_text())["format"] == "reliquary-record"
+    page.goto(server.url)
+    page.set_input_files("#record-file", str(record))
+    page.wait_for_selector("#rp-last")
+    page.click("#rp-last")
+    page.wait_for_function("document.body.dataset.at !== '0'")
+    assert page.inner_text("#final-result") == result
     assert not errors, errors
 
 
@@ -80,6 +95,11 @@ def test_two_turns_hot_seat_and_a_phone_screen(server: Server, browser: Any) -> 
     page.wait_for_selector("#board")
     assert turns(page) == 0
     first_side = page.evaluate("document.body.dataset.side")
+    # A card played, then taken back with the button (no die rolled yet).
+    start_seq = page.evaluate("document.body.dataset.seq")
+    click_next_option(page)
+    page.click("#undo")
+    page.wait_for_function(f"document.body.dataset.seq === '{start_seq}'")
     while turns(page) < 2:
         assert wait_for_options(page), "the game ended within two turns"
         click_next_option(page)
@@ -116,11 +136,12 @@ def test_an_invite_link_plays_in_a_second_browser(server: Server, browser: Any) 
         wait_for_options(host)
         click_next_option(host)
     guest.wait_for_function("document.body.dataset.mine === '1'", timeout=15_000)
+    host.evaluate("window.Reliquary.dropSocket()")  # the host's connection drops
     before = turns(guest)
     while turns(guest) == before:
         wait_for_options(guest)
         click_next_option(guest)
-    # The host's page hears of the move over its WebSocket, with no reload.
+    # The host's page reconnects and hears of the move over its WebSocket, with no reload.
     host.wait_for_function(f"Number(document.body.dataset.turns) > {before}", timeout=15_000)
     screenshot(guest, "online-guest-after-move")
     screenshot(host, "online-host-sees-move")

@@ -108,7 +108,8 @@ class PlanningAgent:
     # -- the Agent contract --------------------------------------------------------
     def choose(self, state: State) -> Option:
         if state.is_chance or state.is_terminal:
-            raise ValueError("an agent chooses only at a player's decision")
+            raise ValueError("an agent chooses only at a player's decision, never for chance or "
+                             "after the end")
         decision = state.decision()
         if decision.kind in SETUP_KINDS:
             return setup_choice(state, self.rng)

@@ -210,7 +210,8 @@ def rules(cards: bool, content_dir: Path | None) -> None:
     echo(f"content fingerprint {content.fingerprint}")
     echo("\nBoard table (C1):  side  minions  ruins  deployment rows")
     for row in content.board:
-        sides = f"{row.sides[0]}" if row.sides[0] == row.sides[1] else f"{row.sides[0]}–{row.sides[1]}"
+        low, high = row.sides
+        sides = f"{low}" if low == high else f"{low}–{high}"
         echo(f"{'':19}{sides:<6}{row.minions:<9}{row.ruins:<7}{row.deploy_rows}")
     if cards:
         echo("\nMovement cards (C3; 'provisional' = D1/D2 data awaiting the designer):")

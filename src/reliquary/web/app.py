@@ -38,7 +38,7 @@ from .db import Store
 from .games import Manager, WebError, new_session, view
 
 STATIC = Path(str(resources.files("reliquary.web") / "static"))
-DEFAULT_DB = "sqlite:///reliquary-games.db"
+DEFAULT_DB = "sqlite:///reliquary.sqlite3"
 
 
 def create_app(db_url: str | None = None, ai_delay: float | None = None,

@@ -28,6 +28,7 @@ from sqlalchemy import (
     func,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Engine
@@ -78,7 +79,11 @@ class Store:
         self.engine: Engine = create_engine(url, future=True)
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        metadata.create_all(self.engine)
+        with self.engine.begin() as conn:
+            if self.engine.dialect.name == "postgresql":
+                # Several processes starting at once: one creates the tables, the rest wait.
+                conn.execute(text("SELECT pg_advisory_xact_lock(72201)"))
+            metadata.create_all(conn)
 
     def create_game(self, game_id: str, mode: str, settings: dict[str, Any],
                     options: dict[str, Any], tokens: dict[str, str]) -> None:

@@ -123,13 +123,20 @@ class Session:
         """The seats a token decides for; empty for spectators; None for a wrong token."""
         if not token:
             return frozenset()
+        if not isinstance(token, str):
+            return None
         tokens = self.row.tokens
-        if token == tokens.get("both"):
+
+        def same(role: str) -> bool:
+            secret = tokens.get(role)
+            return secret is not None and secrets.compare_digest(token.encode(), secret.encode())
+
+        if same("both"):
             return frozenset({0, 1})
         for p, side in enumerate(SIDES):
-            if token == tokens.get(side):
+            if same(side):
                 return frozenset({p})
-        if token == tokens.get("spectator"):
+        if same("spectator"):
             return frozenset()
         return None
 

@@ -518,6 +518,9 @@
     }
   }
 
+  // For tests and the curious: drop the live connection to watch it come back.
+  window.Reliquary = {dropSocket: () => socket && socket.close()};
+
   (async () => {
     applyI18n();
     meta = await api("GET", "/api/meta");

@@ -1,0 +1,78 @@
+"""Several server processes on one PostgreSQL database.
+
+Needs a PostgreSQL server: set RELIQUARY_TEST_PG to its SQLAlchemy URL, e.g.
+``postgresql+psycopg://postgres@/reliquary?host=/tmp&port=5433``. Without it the test
+is skipped (CI has no PostgreSQL); the SQLite tests cover the same code otherwise.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from .conftest import free_port
+
+PG_URL = os.environ.get("RELIQUARY_TEST_PG")
+pytestmark = pytest.mark.skipif(not PG_URL, reason="RELIQUARY_TEST_PG is not set")
+
+
+@pytest.fixture
+def two_servers() -> Iterator[list[str]]:
+    ports = [free_port(), free_port()]
+    procs = [subprocess.Popen([sys.executable, "-m", "reliquary.web", "--port", str(port),
+                               "--db", str(PG_URL), "--ai-delay", "0"]) for port in ports]
+    urls = [f"http://127.0.0.1:{port}" for port in ports]
+    try:
+        for url in urls:
+            deadline = time.monotonic() + 30
+            while True:
+                try:
+                    httpx.get(f"{url}/api/meta", timeout=1)
+                    break
+                except httpx.HTTPError:
+                    assert time.monotonic() < deadline, "a server did not start"
+                    time.sleep(0.1)
+        yield urls
+    finally:
+        for proc in procs:
+            proc.kill()
+            proc.wait()
+
+
+def test_a_game_moves_between_processes_and_races_resolve(two_servers: list[str]) -> None:
+    urls = two_servers
+    game = httpx.post(f"{urls[0]}/api/games", json={"mode": "online"}).json()
+    tokens = {game["seat"]: game["token"], "skull": game["links"]["invite"].split("?t=")[1]}
+    rng = random.Random(1)
+    for n in range(30):  # each decision through the other process
+        url = urls[n % 2]
+        view = httpx.get(f"{url}/api/games/{game['id']}").json()
+        if view["result"]:
+            break
+        token = tokens[view["decision"]["side"]]
+        mine = httpx.get(f"{url}/api/games/{game['id']}", params={"t": token}).json()
+        barrier = threading.Barrier(2)
+        statuses: list[int] = []
+
+        def submit(url: str, option: str, token: str = token, seq: int = mine["seq"],
+                   barrier: threading.Barrier = barrier, statuses: list[int] = statuses) -> None:
+            barrier.wait()
+            statuses.append(httpx.post(f"{url}/api/games/{game['id']}/decide", json={
+                "token": token, "seq": seq, "option": option}).status_code)
+
+        options = mine["decision"]["options"]
+        threads = [threading.Thread(target=submit, args=(u, rng.choice(options)))
+                   for u in urls]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert sorted(statuses) == [200, 409]
