@@ -337,7 +337,7 @@ def test_K_Passage_ignores_los_to_a_friendly_carrier(build):
 # ---------------------------------------------------------------------- K-Aegis
 def test_K_Aegis_no_damage_no_push_until_the_start_of_the_next_turn(build):
     state = (build().hero(KEY, "d4").hero(SKULL, "d5")
-             .hands(key=["Aegis", "Bolt", "Crossroads"], skull=["Smite", "Bolt", "Vault"])
+             .hands(key=["Aegis", "Bolt", "Crossroads"], skull=["Smite", "Hook", "Vault"])
              .build())
     act(state, "Aegis:attack")
     assert options(state) == ["d4"]

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 from reliquary.engine import KEY, SKULL, Piece, Play, State, format_option, parse_option
 
 
@@ -57,12 +55,11 @@ def test_T2_the_diagram_turns_with_the_player(build):
     """T2/D1: the diagram's top points at the opponent; for Skull it turns 180°
     (Litany: (-1,1) (1,1) (0,-1))."""
     state = (build().hero(KEY, "a1").minion(KEY, "d4").hero(SKULL, "h8").minion(SKULL, "e5")
-             .hands(key=["Litany", "Pilgrim", "Sidewind"], skull=["Litany", "Vault", "Bolt"],
-                    waiting="Requiem")
-             .build())
+             .hands(key=["Litany", "Pilgrim", "Sidewind"]).build())
     act(state, "Litany:move", "d4")
     assert options(state) == ["d3", "c5"]  # e5 is taken by the Skull Minion
-    act(state, "c5")
+    state = (build().hero(KEY, "a1").minion(KEY, "c5").hero(SKULL, "h8").minion(SKULL, "e5")
+             .hands(skull=["Litany", "Vault", "Bolt"]).to_move(SKULL).build())
     act(state, "Litany:move", "e5")
     assert options(state) == ["d4", "f4", "e6"]
 
@@ -71,12 +68,13 @@ def test_T2_a_move_jumps_over_pieces_and_ruins(build):
     """T2: the piece jumps over pieces and Ruins but never ends on a blocked square."""
     state = (build().hero(KEY, "a1").minion(KEY, "d4").minion(SKULL, "d5").ruins("c5")
              .minion(KEY, "c4").hero(SKULL, "h8")
-             .hands(key=["Ascension", "Vault", "Crossroads"]).build())
+             .hands(key=["Ascension", "Vault", "Crossroads"], skull=["Bolt", "Litany", "Hook"])
+             .build())
     act(state, "Ascension:move", "d4")
     assert options(state) == ["d6"]  # (0,1) is taken, (0,2) lies beyond the piece
     act(state, "d6", "pass")
     assert at(state, "d6") is not None and at(state, "d4") is None
-    act(state, "Vault:move", "h8", "h6")
+    act(state, "Bolt:move", "h8", "h6")
     act(state, "Vault:move", "c4")
     assert options(state) == ["b3", "d3", "c6"]  # (0,2) lies over the Ruin on c5
 
@@ -226,6 +224,19 @@ def test_T6_no_legal_play_swaps_any_card_and_nothing_else_happens(build):
     assert state.hands[KEY] == ["Pilgrim", "Sidewind", "Requiem"]
     assert state.waiting == "Crossroads"
     assert state.current_player == SKULL and state.vigil == 4
+
+
+def test_T6_a_card_swap_takes_no_lantern_step(build):
+    """T6: «no pasa nada más» — after a turn with no legal play, not even the Lantern
+    Bearers' end-of-turn carrier step happens."""
+    state = (build(factions=("lantern-bearers", "pyre-choir"))
+             .hero(KEY, "a1").minion(KEY, "h8").hero(SKULL, "e5")
+             .ruins("a2", "a3", "b1", "b2", "c1", "f8", "g7").carry(SKULL, "h8")
+             .hands(key=["Sidewind", "Ascension", "Vault"], waiting="Bolt").build())
+    assert options(state) == ["Sidewind:pass", "Ascension:pass", "Vault:pass"]
+    act(state, "Vault:pass")
+    assert state.current_player == SKULL and state.decision().kind == "play"
+    assert at(state, "h8").owner == KEY and state.carrier_of(SKULL) is at(state, "h8")
 
 
 def test_T6_attack_needs_the_named_target_but_aegis_and_rapture_always_complete(build):

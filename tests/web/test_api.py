@@ -385,7 +385,7 @@ def test_a_thinking_ai_does_not_block_other_games(tmp_path: Path,
         ai_game = new_game(client, mode="ai", seat="skull")  # Key (the AI) often starts
         token = token_of(ai_game)
         view = get_view(client, ai_game["id"], token)
-        if view["decision"]["mine"]:  # make it the AI's turn
+        while view["decision"]["mine"]:  # finish the human's turn: the AI's turn comes
             view = decide(client, ai_game["id"], token, view["seq"],
                           view["decision"]["options"][0]).json()
         assert not view["decision"]["mine"]
@@ -396,3 +396,12 @@ def test_a_thinking_ai_does_not_block_other_games(tmp_path: Path,
                other_view["decision"]["options"][0])
         assert time.monotonic() - started < 1.0
         assert wait_for_turn(client, ai_game["id"], token)["seq"] > view["seq"]
+
+
+def test_idle_games_leave_the_cache_and_come_back_from_the_store(tmp_path: Path) -> None:
+    manager = Manager(Store(f"sqlite:///{tmp_path / 'lru.db'}"), default_content(), 0,
+                      max_sessions=2)
+    ids = [manager.create("hotseat", Settings())["id"] for _ in range(3)]
+    assert list(manager.sessions) == ids[1:]
+    seq = len(manager.store.moves_of(ids[0]))
+    assert manager.session(ids[0]).seq == seq and ids[0] in manager.sessions

@@ -126,8 +126,10 @@ class PlanningAgent:
             self._turn, self._turn_spent = turn, 0.0
         deadline = None
         if self.time is not None:
-            # The budget is per turn; a second think in a turn gets what is left.
-            left = max(self.time - self._turn_spent, self.time * 0.1)
+            # The budget is per turn: the first think keeps a reserve for a second one
+            # (after a die roll), which gets what is left.
+            left = (self.time * 0.85 if self._turn_spent == 0.0
+                    else max(self.time - self._turn_spent, self.time * 0.05))
             deadline = time.perf_counter() + left
         started = time.perf_counter()
         line = self.plan(state, deadline, self.nodes)

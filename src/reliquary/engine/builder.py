@@ -47,6 +47,7 @@ class Builder:
         s.turns_taken = [1, 1]
         s.placed = [99, 99]
         self._to_move = 0
+        self._dealt_by_hand: set[str] = set()
 
     def _sq(self, name: str) -> int:
         return self.state.geometry.parse(name)
@@ -108,10 +109,31 @@ class Builder:
             s.hands[1] = list(skull)
         if waiting is not None:
             s.waiting = waiting
+        for name, given in (("key", key), ("skull", skull), ("waiting", waiting)):
+            if given is not None:
+                self._dealt_by_hand.add(name)
         for card in [*s.hands[0], *s.hands[1], s.waiting]:
             if card is not None:
                 self.content.card(card)
         return self
+
+    def _deal_defaults_apart(self) -> None:
+        """Default hands give way to the cards a test chose; then no card is dealt twice."""
+        s = self.state
+        chosen = ({c for c in s.hands[0]} if "key" in self._dealt_by_hand else set()) | (
+            {c for c in s.hands[1]} if "skull" in self._dealt_by_hand else set()) | (
+            {s.waiting} if "waiting" in self._dealt_by_hand else set())
+        spare = [c.id for c in self.content.cards if c.id not in chosen
+                 and c.id not in s.hands[0] + s.hands[1] + [s.waiting]]
+        for p, name in ((0, "key"), (1, "skull")):
+            if name not in self._dealt_by_hand:
+                s.hands[p] = [spare.pop(0) if c in chosen else c for c in s.hands[p]]
+        if "waiting" not in self._dealt_by_hand and s.waiting in chosen:
+            s.waiting = spare.pop(0)
+        cards = [c for c in (*s.hands[0], *s.hands[1], s.waiting) if c is not None]
+        repeated = sorted({c for c in cards if cards.count(c) > 1})
+        if repeated:
+            raise ValueError(f"cards dealt twice (hands and waiting card): {repeated}")
 
     def rites(self, key: str | None = None, skull: str | None = None) -> Builder:
         self.state.rites = [key, skull]
@@ -142,6 +164,7 @@ class Builder:
 
     def build(self) -> State:
         """The position, at the ``play`` decision of the player to move."""
+        self._deal_defaults_apart()
         s = self.state.clone()
         s._start_turn(self._to_move)
         for p in s.pieces.values():  # Aegis set by the builder lasts into this turn

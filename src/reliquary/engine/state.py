@@ -891,6 +891,8 @@ def _do_play(s: State, frame: Frame, option: Option) -> None:
         s.stack.append(("attacker", card))
     elif mode == "regroup":
         s.stack.append(("regroup",))
+    elif mode == "pass" and s.stack[-1] == ("lantern_step",):
+        s.stack.pop()  # T6: nothing else happens, not even the Lantern step
     elif mode == "rite":
         s.stack.append(("rite_effect", s.rites[s.current]))
         s.rites[s.current] = None  # played: out of the game

@@ -13,6 +13,7 @@ import contextlib
 import logging
 import random
 import secrets
+from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -157,11 +158,13 @@ def new_session(row: GameRow, content: Content, tokens: Iterable[str]) -> Sessio
 class Manager:
     """All games of this server process, backed by the store."""
 
-    def __init__(self, store: Store, content: Content, ai_delay: float = 0.2) -> None:
+    def __init__(self, store: Store, content: Content, ai_delay: float = 0.2,
+                 max_sessions: int = 1000) -> None:
         self.store = store
         self.content = content
         self.ai_delay = ai_delay
-        self.sessions: dict[str, Session] = {}
+        self.sessions: OrderedDict[str, Session] = OrderedDict()
+        self.max_sessions = max_sessions
         self.changed: dict[str, asyncio.Event] = {}
         self.drivers: dict[str, asyncio.Task[None]] = {}
         self.rng = random.SystemRandom()
@@ -173,14 +176,26 @@ class Manager:
             raise WebError(404, f"no game with id {game_id!r}")
         session = new_session(row, self.content,
                                (t for t, _ in self.store.moves_of(game_id)))
-        self.sessions[game_id] = session
+        self._keep(session)
         return session
+
+    def _keep(self, session: Session) -> None:
+        """Cache a game; the least recently used idle ones leave (the store has them)."""
+        self.sessions[session.id] = session
+        self.sessions.move_to_end(session.id)
+        for game_id in list(self.sessions)[:max(0, len(self.sessions) - self.max_sessions)]:
+            old = self.sessions[game_id]
+            driver = self.drivers.get(game_id)
+            if not old.lock.locked() and (driver is None or driver.done()):
+                del self.sessions[game_id]
+                self.drivers.pop(game_id, None)
 
     def session(self, game_id: str) -> Session:
         """The game, caught up with decisions other server processes stored."""
         session = self.sessions.get(game_id)
         if session is None:
             return self._load(game_id)
+        self.sessions.move_to_end(game_id)
         stored = self.store.count_moves(game_id)
         if stored != session.seq:
             if stored > session.seq:
@@ -241,7 +256,7 @@ class Manager:
         self.store.create_game(game_id, mode, settings_dict, options, tokens)
         self.store.add_moves(game_id, 0, [(e.token, e.player) for e in session.game.history],
                              session.state.is_terminal)
-        self.sessions[game_id] = session
+        self._keep(session)
         self.kick(game_id)
         creator = tokens.get("both") or tokens[seat]
         links = {"play": f"/g/{game_id}?t={creator}", "watch": f"/g/{game_id}"}
@@ -485,9 +500,9 @@ def view(session: Session, seats: frozenset[int], upto: int | None = None,
             "setup" if state.decision().kind in SETUP_KINDS or state.first < 0 else "play"),
     }
     if row.mode == "online" and len(seats) == 1:
-        (mine,) = seats
-        if SIDES[mine] == row.options.get("creator"):
-            other = SIDES[1 - mine]
+        (seat,) = seats
+        if SIDES[seat] == row.options.get("creator"):
+            other = SIDES[1 - seat]
             out["invite"] = f"/g/{session.id}?t={row.tokens[other]}"
     return out
 

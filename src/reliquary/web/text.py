@@ -158,8 +158,9 @@ def _event_line(ctx: LogContext, ev: Event) -> Line | None:
     if k == "swap":
         other = ctx.pieces.get(d["other"], (d["owner"], False))
         a, b = name(d["square"]), name(d["to"])
-        return {"en": f"{pc('en')} on {a} swaps with {ctx.piece(*other, 'en')} on {b}.",
-                "es": f"{pc('es')} en {a} se intercambia con {ctx.piece(*other, 'es')} en {b}."}
+        en, es = ctx.piece(other[0], other[1], "en"), ctx.piece(other[0], other[1], "es")
+        return {"en": f"{pc('en')} on {a} swaps with {en} on {b}.",
+                "es": f"{pc('es')} en {a} se intercambia con {es} en {b}."}
     if k == "push":
         a, b = name(d["square"]), name(d["to"])
         if d["prevented"]:
@@ -184,12 +185,12 @@ def _event_line(ctx: LogContext, ev: Event) -> Line | None:
             dmg = f"{amount} damage" if lang == "en" else f"{amount} de daño"
             attacker = ctx.pieces.get(ctx.attacker)
             if attacker and attacker[0] != d["owner"]:
-                verb = "smites" if lang == "en" else "golpea"
-                out[lang] = f"{ctx.piece(*attacker, lang)} {verb} {sq}: {dmg}{note}."
+                hits = "smites" if lang == "en" else "golpea"
+                out[lang] = f"{ctx.piece(attacker[0], attacker[1], lang)} {hits} {sq}: {dmg}{note}."
             else:
-                verb = "takes" if lang == "en" else "recibe"
-                out[lang] = f"{pc(lang)} on {sq} {verb} {dmg}{note}." if lang == "en" else \
-                    f"{pc(lang)} en {sq} {verb} {dmg}{note}."
+                takes = "takes" if lang == "en" else "recibe"
+                on = "on" if lang == "en" else "en"
+                out[lang] = f"{pc(lang)} {on} {sq} {takes} {dmg}{note}."
         return out
     if k == "kill":
         sq = name(d["square"])

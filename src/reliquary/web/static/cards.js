@@ -28,9 +28,10 @@ const Cards = (() => {
     const div = document.createElement("div");
     div.className = `card seal-${card.seal}` + (extraClass ? " " + extraClass : "");
     div.dataset.card = card.id;
-    const seal = card.seal === "key" ? "⚷ Key" : "☠ Skull";
+    const seal = card.seal === "key" ? "⚷" : "☠";
+    const sealName = card.seal === "key" ? "Key" : "Skull";
     div.innerHTML = `<div class="card-head"><span class="card-name">${esc(card.id)}</span>
-      <span class="seal" title="seal">${seal}</span></div>
+      <span class="seal" title="${sealName} seal">${seal} ${sealName}</span></div>
       ${diagram(card, rotated)}
       ${card.escort ? `<div class="escort" title="Escort">⇆ ${lang === "es" ? "Escolta" : "Escort"}</div>` : ""}
       <div class="attack">${esc(card.attack[lang] || card.attack.en)}</div>`;

@@ -1,0 +1,185 @@
+"""The AI ladder: matches between neighbouring agents at a fixed time per turn on side 8.
+
+Writes ``benchmarks/results/ladder.json`` and ``benchmarks/results/ladder.md`` (a table
+of scores with 95% intervals and Elo differences), plus the search's nodes per second
+and how long the ``hard`` level takes per turn. Not a test: it takes a while.
+
+    python benchmarks/ladder.py                      # the full ladder
+    python benchmarks/ladder.py --games 10 --time 0.3 --openspiel-games 6   # quicker
+
+Aims (issue 3): mcts and search ≥ 95% against random; the strongest agent ≥ 75% against
+greedy and ≥ 70% against OpenSpiel's MCTSBot at equal time per move; ``hard`` answers
+within 2 s per turn.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from reliquary import new_game  # noqa: E402
+from reliquary.ai import get_agent, sample_chance  # noqa: E402
+from reliquary.ai.match import MatchSpec, run_match  # noqa: E402
+from reliquary.ai.search import SearchAgent  # noqa: E402
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+#: (A, B): neighbours on the ladder, weakest pairs first. None of the agents is given a
+#: level's budget here: both get the ladder's time per turn.
+PAIRS = [("greedy", "random"), ("mcts", "random"), ("search", "random"),
+         ("mcts", "greedy"), ("search", "greedy"), ("search", "mcts")]
+
+
+def positions(count: int, seed: int, size: int = 8) -> list[Any]:
+    """Middle-game positions (at a ``play`` decision) from greedy self-play."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        players = [get_agent("greedy", seed=rng.randrange(10**6), noise=20.0) for _ in "ab"]
+        state = new_game(size=size)
+        stop = rng.randrange(3, 12)
+        while not state.is_terminal:
+            if state.is_chance:
+                state.apply(sample_chance(state, rng))
+                continue
+            if state.decision().kind == "play" and state.turns_taken[state.current_player] >= stop:
+                out.append(state.clone())
+                break
+            state.apply(players[state.current_player].choose(state))
+    return out
+
+
+def search_speed(seconds: float, count: int, seed: int) -> dict[str, Any]:
+    """The search's nodes per second and depth (in turns) reached, over sample positions."""
+    rates, depths = [], []
+    for state in positions(count, seed):
+        agent = SearchAgent(seed=0, time=seconds)
+        agent.analyse(state, time.perf_counter() + seconds)
+        rates.append(agent.stats["nodes"] / agent.stats["seconds"])
+        depths.append(agent.stats["depth"])
+    return {"positions": count, "seconds_each": seconds,
+            "nodes_per_second_mean": round(statistics.mean(rates)),
+            "nodes_per_second_min": round(min(rates)),
+            "nodes_per_second_max": round(max(rates)),
+            "depth_mean": round(statistics.mean(depths), 2), "depth_min": min(depths),
+            "depth_max": max(depths)}
+
+
+def pct(x: float) -> str:
+    return f"{100 * x:.0f}%"
+
+
+def elo(x: float | None, sign: str) -> str:
+    return f"{x:+.0f}" if x is not None else f"{sign}∞"
+
+
+def table(rows: list[dict[str, Any]]) -> str:
+    lines = ["| A | B | games | A wins | B wins | draws | A's score | 95% CI | Elo A−B "
+             "| Elo 95% CI | mean rounds |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        low, high = r["score_ci95"]
+        e_low, e_high = r["elo_ci95"]
+        lines.append(
+            f"| {r['agent_a']} | {r['agent_b']} | {r['games']} | {r['wins_a']} | "
+            f"{r['wins_b']} | {r['draws']} | {pct(r['score_a'])} | {pct(low)}–{pct(high)} | "
+            f"{elo(r['elo_diff'], '+' if r['score_a'] >= 0.5 else '-')} | "
+            f"{elo(e_low, '-')} to {elo(e_high, '+')} | {r['mean_rounds']} |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=20, help="games per pair")
+    parser.add_argument("--time", type=float, default=0.5, help="seconds per turn")
+    parser.add_argument("--size", type=int, default=8)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument("--round-cap", type=int, default=200)
+    parser.add_argument("--pairs", default="", help="only these pairs, e.g. 'search:greedy'")
+    parser.add_argument("--openspiel-games", type=int, default=10,
+                        help="games of the strongest agent against OpenSpiel's MCTSBot "
+                             "(0: skip)")
+    parser.add_argument("--strongest", default="search")
+    parser.add_argument("--hard-games", type=int, default=4,
+                        help="games of the 'hard' level (its own budget) to time its turns")
+    parser.add_argument("--speed-positions", type=int, default=8)
+    parser.add_argument("--out", default="ladder")
+    args = parser.parse_args(argv)
+
+    pairs = PAIRS
+    if args.pairs:
+        pairs = [tuple(p.split(":")) for p in args.pairs.split(",")]  # type: ignore[misc]
+    rows: list[dict[str, Any]] = []
+    started = time.perf_counter()
+
+    def log(text: str) -> None:
+        print(f"[{time.perf_counter() - started:7.1f}s] {text}", file=sys.stderr, flush=True)
+
+    for a, b in pairs:
+        spec = MatchSpec(a, b, args.games, size=args.size, seed=args.seed, time=args.time,
+                         round_cap=args.round_cap)
+        summary = run_match(spec, workers=args.workers)
+        summary.pop("outcomes")
+        rows.append(summary)
+        log(f"{a} vs {b}: {pct(summary['score_a'])} {summary['score_ci95']}")
+
+    if args.openspiel_games:
+        try:
+            import openspiel_mcts
+            summary = openspiel_mcts.run(args.strongest, args.openspiel_games, args.time,
+                                         seed=args.seed, size=args.size,
+                                         workers=args.workers)
+            rows.append(summary)
+            log(f"{args.strongest} vs openspiel-mcts: {pct(summary['score_a'])} "
+                f"({summary['bot_simulations_per_move']} simulations per move)")
+        except ImportError as err:
+            log(f"OpenSpiel not available ({err}); skipped")
+
+    hard: dict[str, Any] = {}
+    if args.hard_games:
+        spec = MatchSpec("hard", "greedy", args.hard_games, size=args.size, seed=args.seed,
+                         round_cap=args.round_cap)
+        summary = run_match(spec, workers=args.workers)
+        summary.pop("outcomes")
+        rows.append(summary)
+        hard = {"games": args.hard_games,
+                "longest_turn_seconds": summary["max_turn_seconds_a"]}
+        log(f"hard vs greedy: {pct(summary['score_a'])}; longest turn "
+            f"{summary['max_turn_seconds_a']:.2f}s")
+
+    speed = search_speed(args.time, args.speed_positions, args.seed)
+    log(f"search: {speed['nodes_per_second_mean']} nodes/s, depth {speed['depth_mean']}")
+
+    RESULTS.mkdir(exist_ok=True)
+    meta = {"time_per_turn": args.time, "size": args.size, "games_per_pair": args.games,
+            "seed": args.seed, "round_cap": args.round_cap, "python": platform.python_version(),
+            "machine": platform.machine(), "seconds": round(time.perf_counter() - started)}
+    (RESULTS / f"{args.out}.json").write_text(json.dumps(
+        {"meta": meta, "rows": rows, "search_speed": speed, "hard": hard}, indent=2))
+    md = [f"# AI ladder (side {args.size}, {args.time}s per turn, seed {args.seed})", "",
+          table(rows), "",
+          f"Search speed: {speed['nodes_per_second_mean']} nodes/s on average "
+          f"({speed['nodes_per_second_min']}–{speed['nodes_per_second_max']}) over "
+          f"{speed['positions']} middle-game positions at {args.time}s each; depth reached "
+          f"{speed['depth_min']}–{speed['depth_max']} turns (mean {speed['depth_mean']}).", ""]
+    if hard:
+        md.append(f"`hard` (its own budget) against greedy: longest turn "
+                  f"{hard['longest_turn_seconds']:.2f}s over {hard['games']} games.")
+    md.append(f"\nThe `hard` row uses the level's own budget; the OpenSpiel row gives "
+              f"MCTSBot {args.time}s per decision. Total {meta['seconds']}s.")
+    (RESULTS / f"{args.out}.md").write_text("\n".join(md) + "\n")
+    print("\n".join(md))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,125 @@
+"""Our agents against OpenSpiel's ``MCTSBot`` (random rollouts) on the OpenSpiel game.
+
+Both sides get the same time per move. ``MCTSBot`` counts simulations, not seconds, so
+it is given as many simulations as it ran in that time on its previous moves (measured
+as it plays); it gets that time for *every* decision it takes, while our agent gets it
+per turn (a turn is several decisions) — the comparison favours ``MCTSBot``. The
+factions are drawn by chance in the OpenSpiel game (see ``reliquary.ai.openspiel_game``).
+
+    python benchmarks/openspiel_mcts.py --agent search --games 10 --time 0.5
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import random
+import sys
+import time
+from typing import Any
+
+
+class TimedMCTSBot:
+    """``MCTSBot`` with its simulation count fitted to a time per move."""
+
+    def __init__(self, game: Any, seconds: float, seed: int, uct_c: float = 2.0) -> None:
+        import numpy as np
+        from open_spiel.python.algorithms import mcts
+
+        rng = np.random.RandomState(seed)
+        self.seconds = seconds
+        self.rate = 50.0  # simulations per second, refined after each move
+        self.bot = mcts.MCTSBot(game, uct_c, 1, mcts.RandomRolloutEvaluator(1, rng),
+                                random_state=rng)
+        self.simulations = 0
+
+    def step(self, state: Any) -> int:
+        sims = max(2, int(self.rate * self.seconds))
+        self.bot.max_simulations = sims
+        started = time.perf_counter()
+        action = int(self.bot.step(state))
+        spent = max(time.perf_counter() - started, 1e-3)
+        self.rate = 0.5 * self.rate + 0.5 * sims / spent
+        self.simulations += sims
+        return action
+
+
+def play_one(args: tuple[str, int, int, float, int, int]) -> dict[str, Any]:
+    """One game; our agent is Key in even games. Returns the outcome for our agent."""
+    import numpy as np
+    import pyspiel
+
+    import reliquary.ai.openspiel_game as og
+    from reliquary.ai import get_agent
+
+    agent_name, index, seed, seconds, size, round_cap = args
+    game = pyspiel.load_game(og.SHORT_NAME, {"size": size, "round_cap": round_cap})
+    ours = get_agent(agent_name, seed=seed * 1000 + index, time=seconds)
+    bot = TimedMCTSBot(game, seconds, seed * 1000 + index + 500)
+    our_seat = index % 2
+    chance = np.random.RandomState(seed * 1000 + index + 900)
+    state = game.new_initial_state()
+    started = time.perf_counter()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(chance.choice(actions, p=probs)))
+        elif state.current_player() == our_seat:
+            option = ours.choose(state.engine)
+            state.apply_action(og._actions(size).encode(option))
+        else:
+            state.apply_action(bot.step(state))
+    winner = state.engine.winner
+    return {"index": index, "our_seat": our_seat,
+            "winner": None if winner is None else ("a" if winner == our_seat else "b"),
+            "reason": state.engine.result.reason if state.engine.result else "",
+            "rounds": state.engine.rounds, "seconds": time.perf_counter() - started,
+            "bot_simulations_per_move": round(bot.rate * seconds)}
+
+
+def run(agent: str, games: int, seconds: float, seed: int = 1, size: int = 8,
+        round_cap: int = 100, workers: int | None = None,
+        progress: Any = None) -> dict[str, Any]:
+    """Play the games in parallel; a match summary (A = our agent, B = MCTSBot)."""
+    from reliquary.ai.match import GameOutcome, summarize
+
+    jobs = [(agent, i, seed, seconds, size, round_cap) for i in range(games)]
+    workers = max(1, min(workers or os.cpu_count() or 1, games))
+    started = time.perf_counter()
+    results: list[dict[str, Any]] = []
+    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+        for r in pool.imap_unordered(play_one, jobs):
+            results.append(r)
+            if progress:
+                progress(r)
+    outcomes = [GameOutcome(index=r["index"], a_seat=r["our_seat"], winner=r["winner"],
+                            reason=r["reason"], rounds=r["rounds"], seconds=r["seconds"],
+                            max_turn_seconds=(0.0, 0.0)) for r in results]
+    summary = summarize(outcomes, time.perf_counter() - started)
+    summary["agent_a"], summary["agent_b"] = agent, "openspiel-mcts"
+    summary["bot_simulations_per_move"] = round(
+        sum(r["bot_simulations_per_move"] for r in results) / len(results))
+    return summary
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--agent", default="search")
+    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--time", type=float, default=0.5)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--size", type=int, default=8)
+    parser.add_argument("--workers", type=int, default=None)
+    args = parser.parse_args(argv)
+    random.seed(args.seed)
+    summary = run(args.agent, args.games, args.time, args.seed, args.size,
+                  workers=args.workers,
+                  progress=lambda r: print(f"game {r['index']}: {r['winner']} ({r['reason']})",
+                                           file=sys.stderr, flush=True))
+    print(json.dumps(summary, indent=2))
+
+
+if __name__ == "__main__":
+    main()
