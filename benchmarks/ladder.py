@@ -26,10 +26,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from reliquary import new_game  # noqa: E402
-from reliquary.ai import get_agent, sample_chance  # noqa: E402
-from reliquary.ai.match import MatchSpec, run_match  # noqa: E402
-from reliquary.ai.search import SearchAgent  # noqa: E402
+from reliquary import new_game
+from reliquary.ai import get_agent, sample_chance
+from reliquary.ai.match import MatchSpec, run_match
+from reliquary.ai.search import SearchAgent
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -109,7 +109,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--openspiel-games", type=int, default=10,
                         help="games of the strongest agent against OpenSpiel's MCTSBot "
                              "(0: skip)")
-    parser.add_argument("--strongest", default="search")
+    parser.add_argument("--strongest", default="auto",
+                        help="agent to face MCTSBot (auto: the winner of search vs mcts)")
     parser.add_argument("--hard-games", type=int, default=4,
                         help="games of the 'hard' level (its own budget) to time its turns")
     parser.add_argument("--speed-positions", type=int, default=8)
@@ -133,14 +134,20 @@ def main(argv: list[str] | None = None) -> None:
         rows.append(summary)
         log(f"{a} vs {b}: {pct(summary['score_a'])} {summary['score_ci95']}")
 
+    strongest = args.strongest
+    if strongest == "auto":  # the winner of search against mcts
+        duel = next((r for r in rows if {r["agent_a"], r["agent_b"]} == {"search", "mcts"}),
+                    None)
+        strongest = "search" if duel is None else (
+            duel["agent_a"] if duel["score_a"] >= 0.5 else duel["agent_b"])
     if args.openspiel_games:
         try:
             import openspiel_mcts
-            summary = openspiel_mcts.run(args.strongest, args.openspiel_games, args.time,
+            summary = openspiel_mcts.run(strongest, args.openspiel_games, args.time,
                                          seed=args.seed, size=args.size,
-                                         workers=args.workers)
+                                         round_cap=args.round_cap, workers=args.workers)
             rows.append(summary)
-            log(f"{args.strongest} vs openspiel-mcts: {pct(summary['score_a'])} "
+            log(f"{strongest} vs openspiel-mcts: {pct(summary['score_a'])} "
                 f"({summary['bot_simulations_per_move']} simulations per move)")
         except ImportError as err:
             log(f"OpenSpiel not available ({err}); skipped")

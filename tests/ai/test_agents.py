@@ -55,9 +55,9 @@ def test_an_unknown_agent_is_a_clear_error() -> None:
 
 @pytest.mark.parametrize("name", sorted(AGENTS))
 def test_agent_plays_legal_options_through_a_whole_game(name: str) -> None:
-    state, history = play((name, "random"), seed=11)
+    state, _ = play((name, "random"), seed=11)
     assert state.result is not None
-    state, history = play(("random", name), seed=12)
+    state, _ = play(("random", name), seed=12)
     assert state.result is not None
 
 

@@ -26,7 +26,7 @@ def test_summary_counts_draws_as_half_and_gives_a_wilson_interval() -> None:
     assert (s["games"], s["wins_a"], s["wins_b"], s["draws"]) == (5, 3, 1, 1)
     assert s["score_a"] == pytest.approx(0.7)
     low, high = s["score_ci95"]
-    assert low < 0.7 < high and 0.0 < low and high < 1.0
+    assert low < 0.7 < high and low > 0.0 and high < 1.0
     # Wilson's interval for 3.5 points out of 5 at 95%
     z = 1.959964
     centre = (0.7 + z * z / 10) / (1 + z * z / 5)

@@ -8,7 +8,7 @@ import pytest
 
 from reliquary.ai import get_agent
 from reliquary.ai.evaluation import WIN, WIN_THRESHOLD
-from reliquary.ai.search import Searcher, SearchAgent
+from reliquary.ai.search import SearchAgent, Searcher
 from reliquary.engine import KEY, SKULL, Play, State
 
 SEARCH_BUDGET = {"nodes": 60_000, "max_depth": 2}
@@ -64,7 +64,7 @@ def _carrier_threat(build) -> State:
     # Key Minion on e6 can (Pyre Choir Minion, 1 damage adjacent).
     return (build().hero(KEY, "b2").minion(KEY, "e6").minion(KEY, "g3")
             .hero(SKULL, "h5").minion(SKULL, "d7").carry(KEY, "d7").relic(SKULL, "a6")
-            .hands(key=["Pilgrim", "Crossroads", "Sidewind"],
+            .hands(key=["Crossroads", "Sidewind", "Procession"],
                    skull=["Pilgrim", "Vault", "Litany"], waiting="Requiem")
             .build())
 

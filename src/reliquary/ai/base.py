@@ -77,7 +77,7 @@ AGENTS: dict[str, AgentFactory] = {
 #: difficulty level -> (agent name, budget keyword arguments)
 LEVELS: dict[str, tuple[str, dict[str, Any]]] = {
     "easy": ("greedy", {"noise": 60.0}),
-    "medium": ("greedy", {}),
+    "medium": ("mcts", {"time": 0.3}),
     "hard": ("search", {"time": 1.5}),
     "max": ("search", {"time": 6.0}),
 }

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..engine import State
+from ..engine import Piece, State
 
 WIN = 100_000.0
 #: Scores beyond this are proven wins or losses.
@@ -37,6 +37,8 @@ class Weights:
     pool: float = 8.0             # a killed Minion you can Regroup
     rite: float = 10.0            # a rite still in hand
     vigil: float = 60.0           # per point of Vigil score, scaled as the Vigil runs out
+    hero_en_prise: float = 250.0  # the enemy, to move, holds a card that can kill your Hero
+    hero_exposed: float = 15.0    # per point of damage the enemy, to move, can deal it
 
 
 DEFAULT_WEIGHTS = Weights()
@@ -84,6 +86,18 @@ def evaluate(state: State, player: int, weights: Weights = DEFAULT_WEIGHTS) -> f
                 score[q] -= w.threat_adjacent * danger
             elif d == 2:
                 score[q] -= w.threat_near * danger
+    # What the player to move can do to the other Hero with the cards in hand (T3).
+    mover = state.current_player
+    if mover in (0, 1) and not (state.settings.first_turn == "no_damage"
+                                and state.turns_taken[mover] == 0):  # T8
+        h = heroes[1 - mover]
+        if h >= 0:
+            hero = pieces[h]
+            reach_damage = _reach_damage(state, mover, pieces, xy, xy[h])
+            if reach_damage >= hero.hp:
+                score[hero.owner] -= w.hero_en_prise
+            else:
+                score[hero.owner] -= w.hero_exposed * reach_damage
     # The enemy relic: carry it home (V3), or get close to it (RL1).
     for q in (0, 1):
         relic = 1 - q
@@ -121,3 +135,45 @@ def evaluate(state: State, player: int, weights: Weights = DEFAULT_WEIGHTS) -> f
         score[0] += w.vigil * scale * vigil[0]
         score[1] += w.vigil * scale * vigil[1]
     return score[player] - score[1 - player]
+
+
+_LINE_REACH: dict[tuple[int, str, str | None, bool], tuple[int, int]] = {}
+
+
+def _line_reach(state: State, card: str, piece: Piece) -> tuple[int, int]:
+    """(reach, most damage) of a piece's attack with a card: the lunge adds 1 to an
+    adjacent strike's reach (D8); Ordeal may deal 2; Gale's push may crush for 1."""
+    key = (id(state.content), card, state.factions[piece.owner], piece.hero)
+    found = _LINE_REACH.get(key)
+    if found is None:
+        line = state.line_for(card, piece)
+        if line.effect == "strike":
+            found = (line.range + (1 if line.adjacent else 0), line.damage)
+        elif line.effect == "ordeal":
+            found = (line.range, max(row.damage for row in line.table))
+        elif line.effect == "gale":
+            found = (2, 1)
+        else:
+            found = (0, 0)
+        _LINE_REACH[key] = found
+    return found
+
+
+def _reach_damage(state: State, player: int, pieces: list[Piece],
+                  xy: list[tuple[int, int]], target: tuple[int, int]) -> int:
+    """The most damage one attack of ``player`` could deal at ``target`` this turn
+    (distances only: lines of sight and blocked lunges are not checked)."""
+    best = 0
+    tx, ty = target
+    hand = state.hands[player]
+    for i, p in enumerate(pieces):
+        if p.owner != player:
+            continue
+        d = max(abs(xy[i][0] - tx), abs(xy[i][1] - ty))
+        if d > 3:
+            continue
+        for card in hand:
+            reach, damage = _line_reach(state, card, p)
+            if d <= reach and damage > best:
+                best = damage
+    return best

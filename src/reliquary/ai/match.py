@@ -97,6 +97,15 @@ def _play_indexed(args: tuple[MatchSpec, int]) -> GameOutcome:
     return play_game(*args)
 
 
+def _warm_up(size: int) -> None:
+    """Fill the board's line-of-sight cache once per worker, so that no agent's first
+    turn pays for it (a long-lived front end pays it once too)."""
+    geometry = new_game(size=size).geometry
+    for a in range(geometry.area):
+        for b in range(geometry.area):
+            geometry.between(a, b)
+
+
 def elo_from_score(score: float) -> float:
     """The Elo difference whose expected score is ``score`` (±inf at 0 and 1)."""
     if score <= 0.0:
@@ -154,12 +163,14 @@ def run_match(spec: MatchSpec, workers: int | None = None,
     outcomes: list[GameOutcome] = []
     jobs = [(spec, i) for i in range(spec.games)]
     if workers == 1:
+        _warm_up(spec.size)
         for job in jobs:
             outcomes.append(_play_indexed(job))
             if on_game:
                 on_game(outcomes[-1])
     else:
-        with multiprocessing.get_context("spawn").Pool(workers) as pool:
+        with multiprocessing.get_context("spawn").Pool(
+                workers, initializer=_warm_up, initargs=(spec.size,)) as pool:
             for outcome in pool.imap_unordered(_play_indexed, jobs):
                 outcomes.append(outcome)
                 if on_game:

@@ -228,7 +228,8 @@ class ReliquaryState(pyspiel.State):
             if isinstance(option, str):
                 out.append((_CH_DEAL + _CARDS.index(option), p))
             else:
-                out.append((_CH_ROLL + int(option) - 1, p))
+                assert isinstance(option, int)
+                out.append((_CH_ROLL + option - 1, p))
         return sorted(out)
 
     def _apply_action(self, action: int) -> None:

@@ -9,6 +9,7 @@ left of the turn's budget.
 
 from __future__ import annotations
 
+import gc
 import random
 import time
 from typing import Any
@@ -132,7 +133,13 @@ class PlanningAgent:
                     else max(self.time - self._turn_spent, self.time * 0.05))
             deadline = time.perf_counter() + left
         started = time.perf_counter()
-        line = self.plan(state, deadline, self.nodes)
+        collecting = gc.isenabled()
+        gc.disable()  # search trees are large and acyclic: no collector pauses mid-think
+        try:
+            line = self.plan(state, deadline, self.nodes)
+        finally:
+            if collecting:
+                gc.enable()
         self._turn_spent += time.perf_counter() - started
         if not line or line[0] not in options:
             return self.rng.choice(options)  # a safeguard; plans come from the options

@@ -123,18 +123,18 @@ class Searcher:
 
     def _chance(self, s: State, end_turns: int, alpha: float, beta: float, ply: int) -> float:
         """Expectation over the outcomes (merged by position), with Star1 cut-offs."""
-        groups: dict[int, list[Any]] = {}
+        weights: dict[int, float] = {}
+        children: dict[int, State] = {}
         for outcome, p in s.chance_outcomes():
             child = s.clone()
             child.apply(outcome)
             k = position_key(child)
-            if k in groups:
-                groups[k][0] += p
-            else:
-                groups[k] = [p, child]
+            weights[k] = weights.get(k, 0.0) + p
+            children.setdefault(k, child)
         lo, hi = -WIN, WIN
         total, rest = 0.0, 1.0
-        for p, child in groups.values():
+        for k, child in children.items():
+            p = weights[k]
             rest -= p
             rest = max(rest, 0.0)
             a_i = (alpha - total - hi * rest) / p

@@ -19,7 +19,7 @@ from .engine_cmds import content_option, get_content, load_state
 AGENT_NAMES = [*AGENTS, *LEVELS]
 
 
-def _agent_choice() -> click.Choice:
+def _agent_choice() -> click.Choice[str]:
     return click.Choice(AGENT_NAMES)
 
 
@@ -42,16 +42,18 @@ def _agent_choice() -> click.Choice:
               show_default=True, help="G5/D3: line-of-sight rule.")
 @click.option("--first-turn", type=click.Choice(["no_damage", "no_attack"]),
               default="no_damage", show_default=True, help="T8/D4: first-turn rule.")
+@click.option("--round-cap", type=click.IntRange(min=1), default=200, show_default=True,
+              help="D19: rounds after which a game is a draw.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def match(agent_a: str, agent_b: str, games: int, size: int, seed: int, time_: float | None,
-          nodes: int | None, workers: int | None, los: str, first_turn: str,
+          nodes: int | None, workers: int | None, los: str, first_turn: str, round_cap: int,
           as_json: bool) -> None:
     """Play GAMES games of AGENT_A against AGENT_B (names or levels) and report A's score.
 
     Prints wins, draws, A's score with its 95% interval and the Elo difference with its
     interval. Agents: """
     spec = MatchSpec(agent_a, agent_b, games, size=size, seed=seed, time=time_, nodes=nodes,
-                     los=los, first_turn=first_turn)
+                     los=los, first_turn=first_turn, round_cap=round_cap)
     workers = workers or os.cpu_count() or 1
     console = Console(stderr=True)
     with Progress(TextColumn(f"{agent_a} vs {agent_b}"), BarColumn(), MofNCompleteColumn(),
