@@ -8,39 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from reliquary.engine import CHANCE, KEY, SKULL, Piece, State, format_option, parse_option
+from reliquary.engine import CHANCE, KEY, SKULL
 
-
-def act(state: State, *tokens: str) -> None:
-    """Apply each token as an option of the current decision (checked legal)."""
-    for token in tokens:
-        state.apply(parse_option(state, token))
-
-
-def options(state: State) -> list[str]:
-    return sorted(format_option(state, o) for o in state.legal_options())
-
-
-def at(state: State, name: str) -> Piece | None:
-    return state.piece_at(state.geometry.parse(name))
-
-
-def hp(state: State, name: str) -> int:
-    piece = at(state, name)
-    assert piece is not None, f"no piece at {name}"
-    return piece.hp
-
-
-def kind(state: State) -> str:
-    return state.decision().kind
-
-
-def sq(state: State, name: str) -> int:
-    return state.geometry.parse(name)
-
-
-def turn_passed_to(state: State, player: int) -> bool:
-    return state.decision().kind == "play" and state.current_player == player
+from .scenario import act, at, hp, kind, sq, turn_passed_to
+from .scenario import sorted_options as options
 
 
 # ---------------------------------------------------------------------- K-Bolt

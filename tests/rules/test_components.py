@@ -5,17 +5,9 @@ from __future__ import annotations
 import pytest
 
 import reliquary
-from reliquary.engine import KEY, SKULL, State, format_option, parse_option
+from reliquary.engine import KEY, SKULL
 
-
-def act(state: State, *tokens: str) -> None:
-    for token in tokens:
-        state.apply(parse_option(state, token))
-
-
-def options(state: State) -> list[str]:
-    return [format_option(state, o) for o in state.legal_options()]
-
+from .scenario import act
 
 # side -> (minions per player, ruins in all, deployment rows), as printed in C1
 TABLE = {8: (3, 4, 2), 9: (4, 6, 2), 10: (4, 6, 2), 11: (5, 8, 3), 12: (5, 8, 3)}

@@ -7,7 +7,10 @@ from __future__ import annotations
 import pytest
 
 import reliquary
-from reliquary.engine import KEY, SKULL, Piece, State, format_option, parse_option
+from reliquary.engine import KEY, SKULL, State
+
+from .scenario import act, at, hp, kind, turn_passed_to
+from .scenario import sorted_options as options
 
 CARDS = ("Pilgrim", "Crossroads", "Sidewind", "Vault", "Litany", "Procession", "Requiem",
          "Serpent", "Ascension", "Bolt", "Smite", "Hook", "Gale", "Veil", "Passage", "Aegis",
@@ -38,38 +41,6 @@ ESCORT = {"Pilgrim", "Sidewind", "Procession", "Ascension"}
 # D2, copied from RULES.md.
 KEY_SEALS = {"Pilgrim", "Sidewind", "Litany", "Requiem", "Ascension", "Smite", "Gale",
              "Passage", "Ordeal"}
-
-
-def act(state: State, *tokens: str) -> None:
-    """Apply each token as an option of the current decision (checked legal)."""
-    for token in tokens:
-        state.apply(parse_option(state, token))
-
-
-def options(state: State) -> list[str]:
-    return sorted(format_option(state, o) for o in state.legal_options())
-
-
-def at(state: State, name: str) -> Piece | None:
-    return state.piece_at(state.geometry.parse(name))
-
-
-def hp(state: State, name: str) -> int:
-    piece = at(state, name)
-    assert piece is not None, f"no piece at {name}"
-    return piece.hp
-
-
-def kind(state: State) -> str:
-    return state.decision().kind
-
-
-def sq(state: State, name: str) -> int:
-    return state.geometry.parse(name)
-
-
-def turn_passed_to(state: State, player: int) -> bool:
-    return state.decision().kind == "play" and state.current_player == player
 
 
 def name_at(x: int, y: int) -> str:

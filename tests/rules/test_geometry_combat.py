@@ -7,26 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from reliquary.engine import KEY, SKULL, Piece, State, format_option, parse_option
+from reliquary.engine import KEY, SKULL
 
-
-def act(state: State, *tokens: str) -> None:
-    for token in tokens:
-        state.apply(parse_option(state, token))
-
-
-def options(state: State) -> list[str]:
-    return [format_option(state, o) for o in state.legal_options()]
-
-
-def at(state: State, square: str) -> Piece | None:
-    return state.piece_at(state.geometry.parse(square))
-
-
-def hp_at(state: State, square: str) -> int:
-    piece = at(state, square)
-    assert piece is not None, f"no piece at {square}"
-    return piece.hp
+from .scenario import act, at, options
+from .scenario import hp as hp_at
 
 
 # --------------------------------------------------------------------------- G1

@@ -3,33 +3,10 @@ RITE mode (T5): once per game, with any card, the card still waits, the Vigil go
 
 from __future__ import annotations
 
-from reliquary.engine import KEY, SKULL, Piece, State, format_option, parse_option
+from reliquary.engine import KEY, SKULL, State
 
-
-def act(state: State, *tokens: str) -> None:
-    """Apply each token as an option of the current decision (checked legal)."""
-    for token in tokens:
-        state.apply(parse_option(state, token))
-
-
-def options(state: State) -> list[str]:
-    return sorted(format_option(state, o) for o in state.legal_options())
-
-
-def at(state: State, name: str) -> Piece | None:
-    return state.piece_at(state.geometry.parse(name))
-
-
-def kind(state: State) -> str:
-    return state.decision().kind
-
-
-def sq(state: State, name: str) -> int:
-    return state.geometry.parse(name)
-
-
-def turn_passed_to(state: State, player: int) -> bool:
-    return state.decision().kind == "play" and state.current_player == player
+from .scenario import act, at, kind, sq, turn_passed_to
+from .scenario import sorted_options as options
 
 
 def minions(state: State, owner: int) -> int:

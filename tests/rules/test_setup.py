@@ -10,19 +10,10 @@ from reliquary.engine import (
     KEY,
     SKULL,
     State,
-    format_option,
-    parse_option,
     position_to_dict,
 )
 
-
-def act(state: State, *tokens: str) -> None:
-    for token in tokens:
-        state.apply(parse_option(state, token))
-
-
-def options(state: State) -> list[str]:
-    return [format_option(state, o) for o in state.legal_options()]
+from .scenario import act, options
 
 
 def squares(state: State, names: list[str]) -> set[int]:

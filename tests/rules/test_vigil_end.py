@@ -4,20 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from reliquary.engine import KEY, SKULL, Piece, State, format_option, parse_option
+from reliquary.engine import KEY, SKULL, State
 
-
-def act(state: State, *tokens: str) -> None:
-    for token in tokens:
-        state.apply(parse_option(state, token))
-
-
-def options(state: State) -> list[str]:
-    return [format_option(state, o) for o in state.legal_options()]
-
-
-def at(state: State, square: str) -> Piece | None:
-    return state.piece_at(state.geometry.parse(square))
+from .scenario import act, at
 
 
 # --------------------------------------------------------------------------- V1
