@@ -210,7 +210,7 @@ class State:
         """The options of the current decision (a fresh list; empty when the game is over)."""
         if self.result is not None:
             return []
-        if self._options is None:  # only after from_dict or an external edit
+        if self._options is None:  # worked out lazily (see _NEVER_EMPTY)
             self._options = self._compute_options(self.stack[-1])
         return self._options[:]
 
@@ -348,6 +348,9 @@ class State:
                 auto(self, frame)
                 self._queue_grave_return()  # an automatic push (Gale) can kill too
                 continue
+            if frame[0] in _NEVER_EMPTY:  # options are worked out only when asked for
+                self._options = None
+                return
             options = self._compute_options(frame)
             if options:
                 self._options = options
@@ -702,6 +705,11 @@ class State:
 
 
 _SETUP_KINDS = frozenset({"ruin", "faction", "rite", "deploy", "relic"})
+# Decisions that always have options when they come up: a play can always at least
+# pass (T6), and the rest were checked legal (T6) before their frame was pushed.
+_NEVER_EMPTY = _SETUP_KINDS | {"deal", "roll", "play", "mover", "destination", "attacker",
+                               "target", "gale_push", "grave_return", "regroup",
+                               "rite_effect"}
 _SUBJECT_KINDS = frozenset({"destination", "lunge", "target", "second_target", "gale_step",
                             "gale_push", "rapture_step", "after_step", "kill_step", "swap"})
 
