@@ -599,6 +599,15 @@ class State:
         effect = line.effect
         if effect in ("aegis", "rapture"):
             return True
+        if effect == "gale" or line.adjacent:
+            # Cheap rejection first: no enemy within reach of a step plus an adjacent hit.
+            reach = 1 if piece.veiled else 2
+            n = self.geometry.size
+            x, y = piece.sq % n, piece.sq // n
+            if not any(p.owner != piece.owner
+                       and abs(p.sq % n - x) <= reach and abs(p.sq // n - y) <= reach
+                       for p in self.pieces.values()):
+                return False
         if effect == "gale":
             if self._steps_of(piece):
                 return bool(self._gale_steps(piece))
