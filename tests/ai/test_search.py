@@ -1,4 +1,5 @@
-"""The search on prepared positions: wins in one, a loss avoided, chance by expectation."""
+"""The search on prepared positions: wins in one, a loss avoided, chance by expectation,
+threats beyond two turns (threat extensions)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import math
 import pytest
 
 from reliquary.ai import get_agent
-from reliquary.ai.evaluation import WIN, WIN_THRESHOLD
+from reliquary.ai.evaluation import WIN, WIN_THRESHOLD, home_threat
 from reliquary.ai.search import SearchAgent, Searcher
 from reliquary.engine import KEY, SKULL, Play, State
 
@@ -100,16 +101,24 @@ def _ordeal(build, skull_hero_hp: int) -> State:
             .build())
 
 
+#: The Ordeal tests are about valuing one die roll over two turns, so they search two
+#: turns without threat extensions (off by default): with them (extend=2) or a plain
+#: four-turn search, a 2 HP
+#: Skull Hero falls to a surer line (strike, step away, strike again), and on 3 HP
+#: Ordeal's follow-ups are worth its 1 in 6 risk.
+TWO_TURNS = {**SEARCH_BUDGET, "extend": 0}
+
+
 def test_ordeal_is_taken_when_its_expectation_wins(build) -> None:
     # Skull Hero on 2 HP: 1/3 to win now against 1/6 to lose — worth it.
-    agent = SearchAgent(seed=1, **SEARCH_BUDGET)
+    agent = SearchAgent(seed=1, **TWO_TURNS)
     assert agent.choose(_ordeal(build, 2)) == Play("Ordeal", "attack")
 
 
 def test_ordeal_is_refused_when_it_can_only_lose_the_game(build) -> None:
     # Skull Hero on 3 HP: no roll kills it, and a 1 loses the game. An agent that took
     # the die at its mean (1 damage) or at its best face would attack.
-    agent = SearchAgent(seed=1, **SEARCH_BUDGET)
+    agent = SearchAgent(seed=1, **TWO_TURNS)
     first = agent.choose(_ordeal(build, 3))
     assert first != Play("Ordeal", "attack")
 
@@ -130,3 +139,36 @@ def test_a_chance_node_is_the_probability_weighted_mean(build) -> None:
     assert value == pytest.approx(expected)
     # and the 1 in 6 that kills the Key Hero is in it
     assert abs(value + WIN / 6) < 1000
+
+
+def _two_turn_carrier(build) -> State:
+    # The Skull Minion on d5 carries the Key relic three ranks from home (rank 8):
+    # Veil's MOVE takes it two ranks (d7), and Pilgrim, Litany or Aegis then takes it
+    # home. Neither is a threat at the start of Skull's next turn alone, so a two-turn
+    # search (Key's turn, Skull's reply) ends before the relic goes home.
+    return (build().hero(KEY, "a1").minion(KEY, "h2").minion(KEY, "h1")
+            .hero(SKULL, "h8").minion(SKULL, "d5").carry(KEY, "d5").minion(SKULL, "a7")
+            .relic(SKULL, "a6")
+            .hands(key=["Crossroads", "Sidewind", "Procession"],
+                   skull=["Veil", "Pilgrim", "Litany"], waiting="Aegis")
+            .build())
+
+
+def test_home_threat_is_seen_statically(build) -> None:
+    assert not home_threat(_two_turn_carrier(build), SKULL)  # three ranks away
+    carrier = _carrier_threat(build)
+    assert home_threat(carrier, SKULL)  # d7 with Pilgrim, Vault, Litany in hand
+    assert not home_threat(carrier, KEY)  # Key carries nothing
+
+
+def test_threat_extension_sees_the_relic_go_home_in_two_turns(build) -> None:
+    """Depth 2 alone scores the carrier two squares nearer home; the extension
+    searches on while the threat stands and finds the loss."""
+    state = _two_turn_carrier(build)
+    plain = SearchAgent(seed=1, nodes=200_000, max_depth=2, extend=0)
+    _, value, depth, _ = plain.analyse(state, None, 200_000)
+    assert depth == 2 and value > -WIN_THRESHOLD
+    extended = SearchAgent(seed=1, nodes=200_000, max_depth=2, extend=2)
+    _, value, depth, searcher = extended.analyse(state, None, 200_000)
+    assert searcher.extensions > 0
+    assert value <= -WIN_THRESHOLD

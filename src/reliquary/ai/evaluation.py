@@ -39,6 +39,8 @@ class Weights:
     vigil: float = 60.0           # per point of Vigil score, scaled as the Vigil runs out
     hero_en_prise: float = 250.0  # the enemy, to move, holds a card that can kill your Hero
     hero_exposed: float = 15.0    # per point of damage the enemy, to move, can deal it
+    relic_en_prise: float = 0.0   # the enemy, to move, can carry your relic home (V3);
+    # off by default: 300 with threat extensions measured no better (docs/ai.md)
 
 
 DEFAULT_WEIGHTS = Weights()
@@ -98,6 +100,9 @@ def evaluate(state: State, player: int, weights: Weights = DEFAULT_WEIGHTS) -> f
                 score[hero.owner] -= w.hero_en_prise
             else:
                 score[hero.owner] -= w.hero_exposed * reach_damage
+        # ... and whether it can carry the relic home this turn (V3).
+        if w.relic_en_prise and home_threat(state, mover):
+            score[1 - mover] -= w.relic_en_prise
     # The enemy relic: carry it home (V3), or get close to it (RL1).
     for q in (0, 1):
         relic = 1 - q
@@ -177,3 +182,71 @@ def _reach_damage(state: State, player: int, pieces: list[Piece],
             if d <= reach and damage > best:
                 best = damage
     return best
+
+
+_DIAGRAM: dict[tuple[int, str, int], tuple[tuple[int, int], ...]] = {}
+
+
+def _diagram(state: State, card: str, player: int) -> tuple[tuple[int, int], ...]:
+    """A card's MOVE offsets for ``player`` (D1: turned for Skull)."""
+    key = (id(state.content), card, player)
+    found = _DIAGRAM.get(key)
+    if found is None:
+        sign = 1 if player == 0 else -1
+        found = tuple((sign * dx, sign * dy) for dx, dy in state.content.card(card).diagram)
+        _DIAGRAM[key] = found
+    return found
+
+
+def home_threat(state: State, player: int) -> bool:
+    """Whether ``player``, at the start of their turn, can likely end it with their
+    carrier of the enemy relic on their own back row (V3): a card's MOVE lands it there,
+    or it is one step away and an Escort card (another piece moves, the carrier steps)
+    or the Lantern Bearers' passive gives the step. A static check: attacks that move
+    the carrier (Gale, Rapture, Passage) are not counted."""
+    carrier_id = state.relic_carrier[1 - player]
+    if carrier_id < 0:
+        return False
+    carrier = state.pieces.get(carrier_id)
+    if carrier is None or carrier.veiled:
+        return False
+    geo = state.geometry
+    n = geo.size
+    home_y = 0 if player == 0 else n - 1
+    x, y = carrier.sq % n, carrier.sq // n
+    dist = abs(y - home_y)
+    if dist > 2:
+        return False
+
+    def free(sq: int) -> bool:
+        return sq >= 0 and state.piece_at(sq) is None and not state.is_ruin(sq)
+
+    hand = state.hands[player]
+    for card in hand:
+        for dx, dy in _diagram(state, card, player):
+            if y + dy == home_y and 0 <= x + dx < n and free(home_y * n + x + dx):
+                return True
+    if dist == 1:
+        steps = any(free(home_y * n + x + dx) for dx in (-1, 0, 1) if 0 <= x + dx < n)
+        if steps:
+            faction = state.faction(player)
+            if faction is not None and faction.passive == "lantern_step":
+                return True
+            others = sum(1 for p in state.pieces.values() if p.owner == player) > 1
+            if others and any(state.content.card(c).escort for c in hand):
+                return True
+    return False
+
+
+def hero_threat(state: State, player: int) -> bool:
+    """Whether ``player``, at the start of their turn, can likely kill the enemy Hero
+    with one attack (distances only, as in :func:`evaluate`)."""
+    if state.settings.first_turn == "no_damage" and state.turns_taken[player] == 0:
+        return False  # T8
+    hero = state.hero(1 - player)
+    if hero is None:
+        return False
+    n = state.geometry.size
+    pieces = list(state.pieces.values())
+    xy = [(p.sq % n, p.sq // n) for p in pieces]
+    return _reach_damage(state, player, pieces, xy, (hero.sq % n, hero.sq // n)) >= hero.hp

@@ -9,6 +9,10 @@ its value is the probability-weighted mean of its outcomes, with outcomes that l
 the same position merged (Ordeal's 2, 3 and 4 all deal 1 damage) and Star1 bounds to
 cut. Iterative deepening, a transposition table keyed by :func:`position_key` (which
 remembers each node's best option for move ordering), and a history heuristic.
+Optional threat extensions (``extend``, off by default): from the second iteration
+on, a leaf where either player could win on their next turn (carry the relic home,
+kill the Hero) is searched a turn further, at most ``extend`` times along a line, so
+a threat just beyond the horizon is seen with its parry.
 """
 
 from __future__ import annotations
@@ -18,7 +22,16 @@ import time
 from typing import Any
 
 from ..engine import Option, Play, State
-from .evaluation import DEFAULT_WEIGHTS, WIN, WIN_THRESHOLD, Weights, evaluate, terminal_value
+from .evaluation import (
+    DEFAULT_WEIGHTS,
+    WIN,
+    WIN_THRESHOLD,
+    Weights,
+    evaluate,
+    hero_threat,
+    home_threat,
+    terminal_value,
+)
 from .hashing import position_key
 from .planning import PlanningAgent
 
@@ -35,8 +48,14 @@ class Searcher:
 
     def __init__(self, me: int, weights: Weights = DEFAULT_WEIGHTS,
                  deadline: float | None = None, node_limit: int | None = None,
-                 noise: float = 0.0, rng: Any = None) -> None:
+                 noise: float = 0.0, rng: Any = None, extend: int = 0) -> None:
         self.me = me
+        #: Threat extensions: a leaf where either player could win on their next turn
+        #: (a static check: :func:`home_threat`, :func:`hero_threat`) is searched one
+        #: turn further, at most ``extend`` times along a line, so that the player to
+        #: move shows whether they can parry the threat (or carry it out).
+        self.extend = extend
+        self.base_end = -1  # end_turns of the current iteration
         self.weights = weights
         self.deadline = deadline
         self.node_limit = node_limit
@@ -44,8 +63,10 @@ class Searcher:
         self.rng = rng
         self.tt: dict[int, tuple[int, float, int, Option | None]] = {}
         self.leaves: dict[int, float] = {}
+        self.threats: dict[int, bool] = {}
         self.history: dict[tuple[str, Option], int] = {}
         self.nodes = 0
+        self.extensions = 0
         self.interruptible = False
 
     # -- budget --------------------------------------------------------------------
@@ -77,6 +98,10 @@ class Searcher:
         key = position_key(s)
         remaining = end_turns - s.turns_taken[0] - s.turns_taken[1]
         if remaining <= 0:
+            if (end_turns - self.base_end < self.extend and not s.is_chance
+                    and s.stack[-1][0] == "play" and self._threatened(s, key)):
+                self.extensions += 1
+                return self.value(s, end_turns + 1, alpha, beta, ply)
             return self.leaf(s, key)
         entry = self.tt.get(key)
         hint: Option | None = None
@@ -110,6 +135,14 @@ class Searcher:
         flag = UPPER if best_v <= a0 else LOWER if best_v >= b0 else EXACT
         self.tt[key] = (remaining, best_v, flag, best)
         return best_v
+
+    def _threatened(self, s: State, key: int) -> bool:
+        """Whether either player could (statically) win on their next turn."""
+        found = self.threats.get(key)
+        if found is None:
+            found = any(home_threat(s, q) or hero_threat(s, q) for q in (0, 1))
+            self.threats[key] = found
+        return found
 
     def _ordered(self, s: State, kind: str, hint: Option | None) -> list[Option]:
         options = s.legal_options()
@@ -177,9 +210,11 @@ class SearchAgent(PlanningAgent):
 
     def __init__(self, seed: int | None = None, time: float | None = None,
                  nodes: int | None = None, max_depth: int = 12, noise: float = 0.0,
-                 weights: Weights = DEFAULT_WEIGHTS, **kwargs: Any) -> None:
+                 weights: Weights = DEFAULT_WEIGHTS, extend: int = 0,
+                 **kwargs: Any) -> None:
         super().__init__(seed=seed, time=time, nodes=nodes, **kwargs)
         self.max_depth = max_depth
+        self.extend = extend
         self.noise = noise
         self.weights = weights
 
@@ -187,15 +222,18 @@ class SearchAgent(PlanningAgent):
                 nodes: int | None = None) -> tuple[list[Option], float, int, Searcher]:
         """Search ``state``: (best line, value for the player to move, depth, searcher)."""
         me = state.current_player
-        searcher = Searcher(me, self.weights, deadline, nodes, self.noise, self.rng)
+        searcher = Searcher(me, self.weights, deadline, nodes, self.noise, self.rng,
+                            extend=self.extend)
         root_turns = state.turns_taken[0] + state.turns_taken[1]
         line: list[Option] = []
         value, depth_done = 0.0, 0
         started = time.perf_counter()
         for depth in range(1, self.max_depth + 1):
-            searcher.interruptible = depth > 1  # always finish one turn deep
+            searcher.interruptible = depth > 1  # always finish one turn deep ...
+            searcher.extend = self.extend if depth > 1 else 0  # ... which is quick
             iteration_start = time.perf_counter()
             try:
+                searcher.base_end = root_turns + depth
                 v = searcher.value(state, root_turns + depth, -math.inf, math.inf, 0)
             except _OutOfBudget:
                 break
@@ -210,7 +248,8 @@ class SearchAgent(PlanningAgent):
                 if now + (now - iteration_start) * 3 > deadline:
                     break
         self.stats = {"nodes": searcher.nodes, "seconds": time.perf_counter() - started,
-                      "value": value, "depth": depth_done}
+                      "value": value, "depth": depth_done,
+                      "extensions": searcher.extensions}
         return line, value, depth_done, searcher
 
     def plan(self, state: State, deadline: float | None, nodes: int | None) -> list[Option]:
@@ -226,4 +265,5 @@ class GreedyAgent(SearchAgent):
 
     def __init__(self, seed: int | None = None, noise: float = 0.0, **kwargs: Any) -> None:
         kwargs.pop("max_depth", None)
-        super().__init__(seed=seed, max_depth=1, noise=noise, **kwargs)
+        kwargs.pop("extend", None)
+        super().__init__(seed=seed, max_depth=1, noise=noise, extend=0, **kwargs)
