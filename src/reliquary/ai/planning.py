@@ -14,10 +14,8 @@ import random
 import time
 from typing import Any
 
-from ..engine import Option, State
+from ..engine import SETUP_KINDS, Option, State
 from .hashing import position_key
-
-SETUP_KINDS = frozenset({"ruin", "faction", "rite", "deploy", "relic"})
 
 #: S3: factions are chosen in secret, so agents draw from a fixed prior (a rough
 #: guess at strength) instead of looking at the other's choice.

@@ -124,8 +124,7 @@ def selfplay(games: int, seed: int, size: int, los: str, first_turn: str, round_
             game = record_random_game(settings, content, seed + i)
             (records / f"game-{seed + i}.json").write_text(json.dumps(game.record(), indent=1))
     data = stats.as_dict()
-    data["settings"] = {"size": size, "los": los, "first_turn": first_turn,
-                        "round_cap": round_cap, "seed": seed}
+    data["settings"] = {**settings.as_dict(), "seed": seed}
     if as_json:
         click.echo(json.dumps(data))
         return

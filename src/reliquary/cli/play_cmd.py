@@ -11,6 +11,7 @@ import click
 from ..ai import LEVELS, get_agent, sample_chance
 from ..engine import (
     PLAYER_NAMES,
+    SIDES,
     Game,
     IllegalOptionError,
     NotationError,
@@ -30,7 +31,7 @@ HELP = """Type the token of an option (as listed), or:
 @click.option("--ai", "ai_name", default="easy", show_default=True,
               help="Opponent: a level (easy, medium, hard, max) or an agent name; "
                    "'human' for two players at one terminal.")
-@click.option("--seat", type=click.Choice(["key", "skull"]), default="key", show_default=True,
+@click.option("--seat", type=click.Choice(SIDES), default="key", show_default=True,
               help="Your emblem.")
 @click.option("--seed", type=int, default=None, help="Seed for the AI and the chance draws.")
 @settings_options
@@ -44,7 +45,7 @@ def play(ai_name: str, seat: str, seed: int | None, size: int, los: str, first_t
     content = get_content(content_dir)
     settings = Settings(size=size, los=los, first_turn=first_turn,  # type: ignore[arg-type]
                         round_cap=round_cap)
-    human_seats = {0, 1} if ai_name == "human" else {("key", "skull").index(seat)}
+    human_seats = {0, 1} if ai_name == "human" else {SIDES.index(seat)}
     try:
         agent = None if ai_name == "human" else get_agent(ai_name, seed=seed)
     except ValueError as err:

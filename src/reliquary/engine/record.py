@@ -26,7 +26,7 @@ from typing import Any
 from .content import Content
 from .notation import format_option, read_option
 from .state import State
-from .types import Event, IllegalOptionError, NotationError, Option, Settings
+from .types import SIDES, Event, IllegalOptionError, NotationError, Option, Settings
 
 RECORD_FORMAT = "reliquary-record"
 RECORD_VERSION = 1
@@ -120,14 +120,12 @@ class Game:
             "version": RECORD_VERSION,
             "content": {"fingerprint": self.content.fingerprint,
                         "provisional": any(c.provisional for c in self.content.cards)},
-            "settings": {"size": self.settings.size, "los": self.settings.los,
-                         "first_turn": self.settings.first_turn,
-                         "round_cap": self.settings.round_cap},
+            "settings": self.settings.as_dict(),
             "meta": self.meta,
             "setup": [e.token for e in self.setup()],
             "turns": [[e.token for e in turn] for turn in self.turns()],
             "result": None if result is None else {
-                "winner": None if result.winner is None else ("key", "skull")[result.winner],
+                "winner": None if result.winner is None else SIDES[result.winner],
                 "reason": result.reason,
                 "scores": list(result.scores) if result.scores else None,
                 "detail": result.detail,

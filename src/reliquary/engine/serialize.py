@@ -19,11 +19,10 @@ from typing import Any
 
 from .content import Content
 from .state import EMPTY, RUIN, Piece, State
-from .types import NotationError, Result, Settings
+from .types import SIDES, NotationError, Result, Settings
 
 POSITION_FORMAT = "reliquary-position"
 POSITION_VERSION = 1
-SIDES = ("key", "skull")
 
 
 def _side(p: int) -> str | None:
@@ -65,9 +64,7 @@ def position_to_dict(state: State, view: int | None = None) -> dict[str, Any]:
         "format": POSITION_FORMAT,
         "version": POSITION_VERSION,
         "content": state.content.fingerprint,
-        "settings": {"size": state.settings.size, "los": state.settings.los,
-                     "first_turn": state.settings.first_turn,
-                     "round_cap": state.settings.round_cap},
+        "settings": state.settings.as_dict(),
         "ruins": [name(sq) for sq in range(state.geometry.area) if state.board[sq] == RUIN],
         "pieces": [
             {"id": p.id, "owner": SIDES[p.owner], "kind": "hero" if p.hero else "minion",

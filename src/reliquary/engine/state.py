@@ -18,6 +18,7 @@ from .types import (
     CHANCE,
     PASS,
     PLAYER_NAMES,
+    SETUP_KINDS,
     Decision,
     Event,
     GameOverError,
@@ -230,7 +231,7 @@ class State:
             player=self._decider(frame),
             options=options,
             piece=self.pieces[subject].sq if subject in self.pieces else -1,
-            card=self.played if frame[0] not in _SETUP_KINDS else None,
+            card=self.played if frame[0] not in SETUP_KINDS else None,
             probabilities=probabilities,
         )
 
@@ -324,7 +325,7 @@ class State:
         kind = frame[0]
         if kind in ("deal", "roll"):
             return CHANCE
-        if kind in _SETUP_KINDS or kind == "grave_return":
+        if kind in SETUP_KINDS or kind == "grave_return":
             return int(frame[1])
         return self.current
 
@@ -713,10 +714,9 @@ class State:
         self._start_turn(self.first)
 
 
-_SETUP_KINDS = frozenset({"ruin", "faction", "rite", "deploy", "relic"})
 # Decisions that always have options when they come up: a play can always at least
 # pass (T6), and the rest were checked legal (T6) before their frame was pushed.
-_NEVER_EMPTY = _SETUP_KINDS | {"deal", "roll", "play", "mover", "destination", "attacker",
+_NEVER_EMPTY = SETUP_KINDS | {"deal", "roll", "play", "mover", "destination", "attacker",
                                "target", "gale_push", "grave_return", "regroup",
                                "rite_effect"}
 _SUBJECT_KINDS = frozenset({"destination", "lunge", "target", "second_target", "gale_step",

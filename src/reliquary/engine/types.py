@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any, Literal, NamedTuple
 
 KEY, SKULL = 0, 1
 CHANCE = -1
 PLAYER_NAMES = ("Key", "Skull")
+#: The players as written in JSON (positions, records, the web API).
+SIDES = ("key", "skull")
+#: The setup decisions a player takes (S2, S3, S5, S6, S7); the deal (S4) is chance.
+SETUP_KINDS = frozenset({"ruin", "faction", "rite", "deploy", "relic"})
 
 Los = Literal["geometric", "straight"]
 FirstTurn = Literal["no_damage", "no_attack"]
@@ -55,6 +59,10 @@ class Settings:
             raise ValueError(f"round_cap must be a positive whole number, not {self.round_cap!r}")
         if not isinstance(self.size, int):
             raise ValueError(f"size must be a whole number, not {self.size!r}")
+
+    def as_dict(self) -> dict[str, Any]:
+        """The settings as a JSON-ready dict (as positions and records write them)."""
+        return asdict(self)
 
 
 class Play(NamedTuple):

@@ -21,6 +21,8 @@ from typing import Any
 from ..ai import LEVELS, get_agent, sample_chance
 from ..engine import (
     CHANCE,
+    SETUP_KINDS,
+    SIDES,
     Content,
     Entry,
     Game,
@@ -39,9 +41,7 @@ from .text import Line, LogContext, describe, note_before, result_text
 
 log = logging.getLogger(__name__)
 
-SIDES = ("key", "skull")
 MODES = ("ai", "hotseat", "online", "replay")
-SETUP_KINDS = frozenset({"ruin", "faction", "deal", "rite", "deploy", "relic"})
 
 PROMPTS: dict[str, tuple[str, str]] = {
     "ruin": ("Mark a pair of Ruins: click a square (its mirror comes with it).",
@@ -236,12 +236,10 @@ class Manager:
         options = {"level": level, "ai_seat": 1 - human, "human": human, "quick": quick,
                    "creator": seat}
         game_id = secrets.token_hex(8)
-        settings_dict = {"size": settings.size, "los": settings.los,
-                         "first_turn": settings.first_turn, "round_cap": settings.round_cap}
-        row = GameRow(game_id, mode, settings_dict, options, tokens, False)
+        row = GameRow(game_id, mode, settings.as_dict(), options, tokens, False)
         session = new_session(row, self.content, ())
         if quick:  # a random legal setup, with the chosen faction for the creator
-            while session.state.decision().kind in SETUP_KINDS:
+            while in_setup(session.state):
                 decision = session.state.decision()
                 if decision.is_chance:
                     option = sample_chance(session.state, self.rng)
@@ -253,7 +251,7 @@ class Manager:
                 session.apply(option)
         else:
             self._settle(session)
-        self.store.create_game(game_id, mode, settings_dict, options, tokens)
+        self.store.create_game(game_id, mode, row.settings, options, tokens)
         self.store.add_moves(game_id, 0, [(e.token, e.player) for e in session.game.history],
                              session.state.is_terminal)
         self._keep(session)
@@ -496,8 +494,7 @@ def view(session: Session, seats: frozenset[int], upto: int | None = None,
         "ai": ({"level": row.options.get("level"), "seat": SIDES[session.ai_seat()]}
                if row.mode == "ai" else None),
         "deploy_rows": state.content.board_row(state.settings.size).deploy_rows,
-        "phase": "over" if state.is_terminal else (
-            "setup" if state.decision().kind in SETUP_KINDS or state.first < 0 else "play"),
+        "phase": "over" if state.is_terminal else ("setup" if in_setup(state) else "play"),
     }
     if row.mode == "online" and len(seats) == 1:
         (seat,) = seats
@@ -505,6 +502,11 @@ def view(session: Session, seats: frozenset[int], upto: int | None = None,
             other = SIDES[1 - seat]
             out["invite"] = f"/g/{session.id}?t={row.tokens[other]}"
     return out
+
+
+def in_setup(state: State) -> bool:
+    """Before the first turn: setup choices and the deal (S1–S7)."""
+    return not state.is_terminal and (state.first < 0 or state.decision().kind in SETUP_KINDS)
 
 
 def last_turn_squares(session: Session) -> list[str]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine import Content, Entry, Event, Geometry, State
+from ..engine import SIDES, Content, Entry, Event, Geometry, State
 
 SIDE = {"en": ("Key", "Skull"), "es": ("Llave", "Calavera")}
 KIND = {"en": ("Minion", "Hero"), "es": ("Esbirro", "Héroe")}
@@ -76,7 +76,7 @@ def result_text(result: dict[str, Any] | None) -> Line | None:
         if winner is None:
             text = f"Draw: {why}." if lang == "en" else f"Tablas: {why}."
         else:
-            side = SIDE[lang][("key", "skull").index(winner)]
+            side = SIDE[lang][SIDES.index(winner)]
             text = f"{side} wins: {why}." if lang == "en" else f"Gana {side}: {why}."
         if result.get("scores"):
             k, s = result["scores"]
@@ -241,7 +241,7 @@ def _event_line(ctx: LogContext, ev: Event) -> Line | None:
                 "es": f"Fin de la ronda {d['round']}: la Vigilia está en {d['value']}."}
     if k == "result":
         winner = d["winner"]
-        res = {"winner": None if winner is None else ("key", "skull")[winner],
+        res = {"winner": None if winner is None else SIDES[winner],
                "reason": d["reason"], "scores": d.get("scores")}
         return result_text(res)
     return None
