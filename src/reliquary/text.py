@@ -53,6 +53,9 @@ def render_state(state: State) -> str:
     first = PLAYER_NAMES[state.first] if state.first >= 0 else "-"
     out.append(f"waiting card: {state.waiting or '-'}   first player: {first}   "
                f"Vigil: {state.vigil}   rounds: {state.rounds}")
+    variants = state.settings.variants()
+    if variants:
+        out.append("variants: " + ", ".join(f"{k}={v}" for k, v in variants.items()))
     if state.result is not None:
         r = state.result
         who = "draw" if r.winner is None else f"{PLAYER_NAMES[r.winner]} wins"

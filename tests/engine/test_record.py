@@ -26,7 +26,9 @@ def test_record_replays_to_the_same_final_state(content) -> None:
     record = json.loads(json.dumps(game.record()))
     assert record["format"] == "reliquary-record" and record["version"] == 1
     assert record["settings"] == {"size": 9, "los": "straight", "first_turn": "no_damage",
-                                  "round_cap": 200}
+                                  "round_cap": 200, "regroup_limit": None,
+                                  "vigil_reset": "any", "vigil_start": 6,
+                                  "killed_minions": "pool"}
     again = replay(record, content)
     assert position_to_dict(again.state) == position_to_dict(game.state)
     assert all(turn[0].endswith((":move", ":attack", ":regroup", ":rite", ":pass"))

@@ -297,12 +297,15 @@ def test_K_Passage_swaps_with_a_friendly_piece_each_keeps_its_relic(build):
     assert state.carrier_of(SKULL) is carrier  # RL2: the carrier keeps the relic
 
 
-def test_K_Passage_ignores_los_to_a_friendly_carrier(build):
-    # Engine reading: RL4's carrier exception holds for any targeted carrier.
+def test_K_Passage_needs_los_to_a_friendly_carrier_D20(build):
+    # D20: RL4's exception is for enemy carriers; a friendly target always needs LoS.
     state = (build().hero(KEY, "d4").minion(KEY, "g7").hero(SKULL, "h1").carry(SKULL, "g7")
              .ruins("f6").hands(key=["Passage", "Bolt", "Smite"]).build())
-    act(state, "Passage:attack", "d4")
-    assert options(state) == ["g7"]
+    assert "Passage:attack" not in options(state)
+    clear = (build().hero(KEY, "d4").minion(KEY, "g7").hero(SKULL, "h1").carry(SKULL, "g7")
+             .hands(key=["Passage", "Bolt", "Smite"]).build())
+    act(clear, "Passage:attack", "d4")
+    assert options(clear) == ["g7"]
 
 
 # ---------------------------------------------------------------------- K-Aegis

@@ -36,6 +36,8 @@ class MatchSpec:
     los: str = "geometric"
     first_turn: str = "no_damage"
     round_cap: int = 200
+    #: The §11 variants (VAR1–VAR4) by setting name, e.g. {"vigil_start": 4}.
+    variants: dict[str, Any] = field(default_factory=dict)
     budget_a: dict[str, Any] = field(default_factory=dict)  # extra budget for A only
     budget_b: dict[str, Any] = field(default_factory=dict)
 
@@ -67,7 +69,7 @@ def play_game(spec: MatchSpec, index: int) -> GameOutcome:
     a_seat = index % 2
     agents = (a, b) if a_seat == 0 else (b, a)
     state = new_game(size=spec.size, los=spec.los, first_turn=spec.first_turn,
-                     round_cap=spec.round_cap)
+                     round_cap=spec.round_cap, **spec.variants)
     turn_time: dict[tuple[int, int], float] = {}
     started = time.perf_counter()
     while not state.is_terminal:

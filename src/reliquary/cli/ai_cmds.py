@@ -14,7 +14,8 @@ from rich.table import Table
 
 from ..ai import AGENTS, LEVELS
 from ..ai.match import GameOutcome, MatchSpec, run_match
-from .engine_cmds import content_option, get_content, load_state
+from .engine_cmds import get_content, load_state
+from .options import content_option, settings_from_options, settings_options
 
 AGENT_NAMES = [*AGENTS, *LEVELS]
 
@@ -28,8 +29,6 @@ def _agent_choice() -> click.Choice[str]:
 @click.argument("agent_b", type=_agent_choice())
 @click.option("--games", "-n", type=click.IntRange(min=1), default=20, show_default=True,
               help="Number of games; seats alternate (A is Key in even games).")
-@click.option("--size", type=click.IntRange(8, 12), default=8, show_default=True,
-              help="Board side (C1).")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Match seed: fixes every game's chance and the agents' seeds.")
 @click.option("--time", "time_", type=click.FloatRange(min=0.001), default=None,
@@ -38,22 +37,18 @@ def _agent_choice() -> click.Choice[str]:
               help="Nodes (MCTS iterations) per turn, instead of time: reproducible.")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Processes to play in parallel (default: every core).")
-@click.option("--los", type=click.Choice(["geometric", "straight"]), default="geometric",
-              show_default=True, help="G5/D3: line-of-sight rule.")
-@click.option("--first-turn", type=click.Choice(["no_damage", "no_attack"]),
-              default="no_damage", show_default=True, help="T8/D4: first-turn rule.")
-@click.option("--round-cap", type=click.IntRange(min=1), default=200, show_default=True,
-              help="D19: rounds after which a game is a draw.")
+@settings_options
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-def match(agent_a: str, agent_b: str, games: int, size: int, seed: int, time_: float | None,
-          nodes: int | None, workers: int | None, los: str, first_turn: str, round_cap: int,
-          as_json: bool) -> None:
+def match(agent_a: str, agent_b: str, games: int, seed: int, time_: float | None,
+          nodes: int | None, workers: int | None, as_json: bool, **rules: Any) -> None:
     """Play GAMES games of AGENT_A against AGENT_B (names or levels) and report A's score.
 
     Prints wins, draws, A's score with its 95% interval and the Elo difference with its
     interval. Agents: """
-    spec = MatchSpec(agent_a, agent_b, games, size=size, seed=seed, time=time_, nodes=nodes,
-                     los=los, first_turn=first_turn, round_cap=round_cap)
+    settings = settings_from_options(rules)
+    spec = MatchSpec(agent_a, agent_b, games, seed=seed, time=time_, nodes=nodes,
+                     size=settings.size, los=settings.los, first_turn=settings.first_turn,
+                     round_cap=settings.round_cap, variants=settings.variants())
     workers = workers or os.cpu_count() or 1
     console = Console(stderr=True)
     with Progress(TextColumn(f"{agent_a} vs {agent_b}"), BarColumn(), MofNCompleteColumn(),

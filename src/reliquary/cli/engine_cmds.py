@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import click
 from rich.console import Console
@@ -15,6 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from ..content import load_content
 from ..engine import (
     PLAYER_NAMES,
+    SETTINGS_HELP,
     Content,
     ContentError,
     NotationError,
@@ -25,30 +25,7 @@ from ..engine import (
 )
 from ..selfplay import record_random_game, run_selfplay
 from ..text import render_diagram, render_state
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def content_option(func: F) -> F:
-    """``--content DIR``: play with the content files in DIR instead of the package's."""
-    return click.option(
-        "--content", "content_dir", type=click.Path(file_okay=False, path_type=Path),
-        default=None, help="Folder of content files (cards/factions/rites/board .toml) "
-                           "to use instead of the packaged ones.")(func)
-
-
-def settings_options(func: F) -> F:
-    """The rule settings of a game as options."""
-    func = click.option("--round-cap", type=click.IntRange(min=1), default=200, show_default=True,
-                        help="D19: rounds after which a game is a draw.")(func)
-    func = click.option("--first-turn", type=click.Choice(["no_damage", "no_attack"]),
-                        default="no_damage", show_default=True,
-                        help="T8/D4: first-turn rule.")(func)
-    func = click.option("--los", type=click.Choice(["geometric", "straight"]),
-                        default="geometric", show_default=True,
-                        help="G5/D3: line-of-sight rule.")(func)
-    return click.option("--size", type=click.IntRange(8, 12), default=8, show_default=True,
-                        help="Board side (C1).")(func)
+from .options import content_option, settings_from_options, settings_options
 
 
 def get_content(content_dir: Path | None) -> Content:
@@ -98,8 +75,8 @@ def load_state(path: str, content: Content) -> State:
 @click.option("--records", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Also write each game's record to this folder (slower).")
 @content_option
-def selfplay(games: int, seed: int, size: int, los: str, first_turn: str, round_cap: int,
-             as_json: bool, records: Path | None, content_dir: Path | None) -> None:
+def selfplay(games: int, seed: int, as_json: bool, records: Path | None,
+             content_dir: Path | None, **rules: Any) -> None:
     """Play complete games between uniformly random legal players, setup included.
 
     Prints results, mean game length and throughput (turns and decisions per second).
@@ -107,10 +84,10 @@ def selfplay(games: int, seed: int, size: int, los: str, first_turn: str, round_
     \b
     Example:
       reliquary selfplay --games 500 --seed 7 --size 10 --los straight --json
+      reliquary selfplay --games 500 --vigil-start 4 --killed-minions removed
     """
     content = get_content(content_dir)
-    settings = Settings(size=size, los=los, first_turn=first_turn,  # type: ignore[arg-type]
-                        round_cap=round_cap)
+    settings = settings_from_options(rules)
     console = Console(stderr=True)
     show_bar = console.is_terminal and not as_json
     with Progress(TextColumn("self-play"), BarColumn(), MofNCompleteColumn(),
@@ -129,8 +106,9 @@ def selfplay(games: int, seed: int, size: int, los: str, first_turn: str, round_
         click.echo(json.dumps(data))
         return
     r = data["results"]
-    click.echo(f"{data['games']} games on side {size} (los={los}, first_turn={first_turn}), "
-               f"seed {seed}")
+    shown = ", ".join(f"{k}={v}" for k, v in settings.as_dict().items()
+                      if k not in ("size", "round_cap"))
+    click.echo(f"{data['games']} games on side {settings.size} ({shown}), seed {seed}")
     click.echo(f"results: first player {r['first']}, second player {r['second']}, "
                f"draws {r['draw']}")
     click.echo("end reasons: " + ", ".join(f"{k} {v}" for k, v in data["end_reasons"].items()))
@@ -227,11 +205,12 @@ def rules(cards: bool, content_dir: Path | None) -> None:
     echo("\nRites (§9):")
     for r in content.rites:
         echo(f"  {r.id:<12} {r.text.en}")
-    echo("\nRule options (settings of a game, recorded in its record):")
-    echo("  size        8..12 (default 8)             board side, C1")
-    echo("  los         geometric (default) | straight  line of sight, G5/D3")
-    echo("  first_turn  no_damage (default) | no_attack first-turn rule, T8/D4")
-    echo("  round_cap   whole number (default 200)     rounds before a draw, D19")
+    echo("\nRule options and variants (settings of a game, recorded in its record; "
+         "RULES.md §11 variants are off by default):")
+    defaults = Settings().as_dict()
+    for name, text in SETTINGS_HELP.items():
+        default = "no limit" if defaults[name] is None else defaults[name]
+        echo(f"  {name:<15} default {default!s:<10} {text}")
 
 
 COMMANDS: list[click.Command] = [selfplay, show, replay_cmd, rules]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -15,11 +16,11 @@ from ..engine import (
     Game,
     IllegalOptionError,
     NotationError,
-    Settings,
     format_option,
 )
 from ..text import render_state
-from .engine_cmds import content_option, get_content, settings_options
+from .engine_cmds import get_content
+from .options import content_option, settings_from_options, settings_options
 
 HELP = """Type the token of an option (as listed), or:
   ?        this help          board   draw the board again
@@ -36,15 +37,14 @@ HELP = """Type the token of an option (as listed), or:
 @click.option("--seed", type=int, default=None, help="Seed for the AI and the chance draws.")
 @settings_options
 @content_option
-def play(ai_name: str, seat: str, seed: int | None, size: int, los: str, first_turn: str,
-         round_cap: int, content_dir: Path | None) -> None:
+def play(ai_name: str, seat: str, seed: int | None, content_dir: Path | None,
+         **rules: Any) -> None:
     """Play a whole game in the terminal, setup included, against an AI.
 
     Each decision lists its legal options as tokens (see docs/formats.md); type one.
     """
     content = get_content(content_dir)
-    settings = Settings(size=size, los=los, first_turn=first_turn,  # type: ignore[arg-type]
-                        round_cap=round_cap)
+    settings = settings_from_options(rules)
     human_seats = {0, 1} if ai_name == "human" else {SIDES.index(seat)}
     try:
         agent = None if ai_name == "human" else get_agent(ai_name, seed=seed)
@@ -65,7 +65,9 @@ def play(ai_name: str, seat: str, seed: int | None, size: int, los: str, first_t
         if decision.player not in human_seats:
             assert agent is not None
             entry = game.apply(agent.choose(state.clone()))
-            click.echo(f"  {PLAYER_NAMES[entry.player]} ({ai_name}): {entry.kind} {entry.token}")
+            # S3: the faction is chosen in secret; both are shown once revealed.
+            token = "(chosen in secret)" if entry.kind == "faction" else entry.token
+            click.echo(f"  {PLAYER_NAMES[entry.player]} ({ai_name}): {entry.kind} {token}")
             continue
         if shown != len(game.history):
             click.echo("\n" + render_state(state))

@@ -14,11 +14,14 @@ from .serialize import position_from_dict, position_to_dict
 from .state import Piece, State
 from .types import (
     CHANCE,
+    CONCESSIONS,
     DECISION_KINDS,
     KEY,
     MODES,
     PASS,
     PLAYER_NAMES,
+    RESULT_REASONS,
+    SETTINGS_HELP,
     SETUP_KINDS,
     SIDES,
     SKULL,
@@ -37,11 +40,14 @@ from .types import (
 
 __all__ = [
     "CHANCE",
+    "CONCESSIONS",
     "DECISION_KINDS",
     "KEY",
     "MODES",
     "PASS",
     "PLAYER_NAMES",
+    "RESULT_REASONS",
+    "SETTINGS_HELP",
     "SETUP_KINDS",
     "SIDES",
     "SKULL",

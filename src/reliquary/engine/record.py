@@ -26,7 +26,16 @@ from typing import Any
 from .content import Content
 from .notation import format_option, read_option
 from .state import State
-from .types import SIDES, Event, IllegalOptionError, NotationError, Option, Settings
+from .types import (
+    CONCESSIONS,
+    SIDES,
+    Event,
+    IllegalOptionError,
+    NotationError,
+    Option,
+    Reason,
+    Settings,
+)
 
 RECORD_FORMAT = "reliquary-record"
 RECORD_VERSION = 1
@@ -81,6 +90,11 @@ class Game:
             raise IllegalOptionError(
                 f"{text!r} is not legal for the {decision.kind!r} decision now")
         return self.apply(option)
+
+    def concede(self, loser: int, reason: Reason = "resign") -> None:
+        """End the game with a loss on time or by resignation (:meth:`State.concede`);
+        the record states it and :func:`replay` reproduces it."""
+        self.state.concede(loser, reason)
 
     def turns(self) -> Iterator[list[Entry]]:
         """The history cut into turns: each starts with a ``play`` decision."""
@@ -151,7 +165,7 @@ def replay(record: dict[str, Any], content: Content, upto: int | None = None) ->
             f"the record was made with content {fingerprint!r}, but the loaded content is "
             f"{content.fingerprint!r}: it would not replay faithfully, so it is refused")
     try:
-        settings = Settings(**record["settings"])
+        settings = Settings.from_dict(record["settings"])
         tokens: list[tuple[str, str]] = [(f"setup[{i}]", t)
                                          for i, t in enumerate(record["setup"])]
         for n, turn in enumerate(record["turns"]):
@@ -171,6 +185,13 @@ def replay(record: dict[str, Any], content: Content, upto: int | None = None) ->
         except (NotationError, IllegalOptionError) as err:
             raise NotationError(f"{where}: {err}") from None
     stated = record.get("result")
+    if upto is None and isinstance(stated, dict) and stated.get("reason") in CONCESSIONS \
+            and not game.state.is_terminal:
+        winner = stated.get("winner")
+        if winner not in SIDES:
+            raise NotationError(f"result.winner: a {stated['reason']} needs a winner "
+                                f"({' or '.join(SIDES)}), not {winner!r}")
+        game.concede(1 - SIDES.index(winner), stated["reason"])
     if upto is None and stated is not None:
         actual = game.record()["result"]
         if actual != stated:

@@ -19,7 +19,7 @@ from typing import Any
 
 from .content import Content
 from .state import EMPTY, RUIN, Piece, State
-from .types import SIDES, NotationError, Result, Settings
+from .types import RESULT_REASONS, SIDES, NotationError, Result, Settings
 
 POSITION_FORMAT = "reliquary-position"
 POSITION_VERSION = 1
@@ -83,6 +83,7 @@ def position_to_dict(state: State, view: int | None = None) -> dict[str, Any]:
         "rites": dict(zip(SIDES, state.rites, strict=True)),
         "rite_draft": list(state.rite_draft),
         "pools": dict(zip(SIDES, state.pool, strict=True)),
+        "regroups": dict(zip(SIDES, state.regroups, strict=True)),
         "grave_used": dict(zip(SIDES, state.grave_used, strict=True)),
         "placed": dict(zip(SIDES, state.placed, strict=True)),
         "vigil": state.vigil,
@@ -131,7 +132,7 @@ def position_from_dict(data: dict[str, Any], content: Content) -> State:
 
 
 def _build(data: dict[str, Any], content: Content) -> State:
-    settings = Settings(**data["settings"])
+    settings = Settings.from_dict(data["settings"])
     state = State(content, settings)
     geo = state.geometry
     state.board = [EMPTY] * geo.area
@@ -182,6 +183,8 @@ def _build(data: dict[str, Any], content: Content) -> State:
     state.rites = [data["rites"][s] for s in SIDES]
     state.rite_draft = list(data["rite_draft"])
     state.pool = [int(data["pools"][s]) for s in SIDES]
+    regroups = data.get("regroups") or {}  # absent in positions written before VAR1
+    state.regroups = [int(regroups.get(s, 0)) for s in SIDES]
     state.grave_used = [bool(data["grave_used"][s]) for s in SIDES]
     state.placed = [int(data["placed"][s]) for s in SIDES]
     state.vigil = int(data["vigil"])
@@ -196,6 +199,9 @@ def _build(data: dict[str, Any], content: Content) -> State:
     if r is not None:
         winner = None if r["winner"] is None else _player(r["winner"], "result.winner")
         scores = tuple(r["scores"]) if r["scores"] else None
+        if r["reason"] not in RESULT_REASONS:
+            raise NotationError(f"result.reason: {r['reason']!r} is not one of "
+                                f"{', '.join(RESULT_REASONS)}")
         state.result = Result(winner, r["reason"], scores, r.get("detail", ""))
     state._options = None
     if state.result is None:

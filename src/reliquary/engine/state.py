@@ -16,6 +16,7 @@ from .content import AttackLine, Card, Content, Faction
 from .geometry import Geometry, nearest_direction
 from .types import (
     CHANCE,
+    CONCESSIONS,
     PASS,
     PLAYER_NAMES,
     SETUP_KINDS,
@@ -25,6 +26,7 @@ from .types import (
     IllegalOptionError,
     Option,
     Play,
+    Reason,
     Result,
     Settings,
     Step,
@@ -148,9 +150,10 @@ class State:
         self.relic_sq = [-1, -1]       # relic p on the ground at this square
         self.relic_carrier = [-1, -1]  # relic p carried by this piece id
         self.pool = [0, 0]             # killed Minions waiting on the faction card
+        self.regroups = [0, 0]         # REGROUPs played (VAR1)
         self.grave_used = [False, False]
         self.placed = [0, 0]           # pieces deployed (S6)
-        self.vigil = 6
+        self.vigil = settings.vigil_start  # S4, VAR3
         self.eventful = False          # V1: something happened this round
         self.rounds = 0                # completed rounds
         self.turns_taken = [0, 0]
@@ -179,6 +182,7 @@ class State:
         s.relic_sq = self.relic_sq[:]
         s.relic_carrier = self.relic_carrier[:]
         s.pool = self.pool[:]
+        s.regroups = self.regroups[:]
         s.grave_used = self.grave_used[:]
         s.placed = self.placed[:]
         s.turns_taken = self.turns_taken[:]
@@ -262,6 +266,25 @@ class State:
         _HANDLERS[frame[0]](self, frame, option)
         self._queue_grave_return()
         self._advance()
+
+    def concede(self, loser: int, reason: Reason = "resign") -> None:
+        """End the game with a loss for ``loser`` from outside the rules' own endings:
+        ``"timeout"`` (their clock ran out, for front ends with clocks) or ``"resign"``.
+
+        >>> from reliquary import new_game
+        >>> state = new_game(seed=None)
+        >>> state.concede(1, "timeout")
+        >>> state.result.winner, state.result.reason
+        (0, 'timeout')
+        """
+        if self.result is not None:
+            raise GameOverError(f"the game is over: {self.result}")
+        if loser not in (0, 1):
+            raise ValueError(f"loser must be 0 (Key) or 1 (Skull), not {loser!r}")
+        if reason not in CONCESSIONS:
+            raise ValueError(f"reason must be one of {', '.join(CONCESSIONS)}, not {reason!r}")
+        what = "ran out of time" if reason == "timeout" else "resigned"
+        self._finish(Result(1 - loser, reason, detail=f"{PLAYER_NAMES[loser]} {what}"))
 
     def _queue_grave_return(self) -> None:
         """D11: a Grave Tide return asked right after the kill that triggered it."""
@@ -448,7 +471,8 @@ class State:
         if prevented:
             return
         piece.hp -= amount
-        self.eventful = True
+        if piece.hero or self.settings.vigil_reset == "any":  # V1; VAR2: Heroes only
+            self.eventful = True
         if piece.hp <= 0:
             self._kill(piece)
 
@@ -473,13 +497,15 @@ class State:
             return
         if piece.harrowed:  # D10: removed from the game
             return
-        self.pool[owner] += 1
         faction = self.faction(owner)
         if (faction is not None and faction.passive == "grave_return"
                 and not self.grave_used[owner] and self._empty_back_row(owner)):
-            self.grave_used[owner] = True  # D11: mandatory, first kill with room
-            self.pool[owner] -= 1
+            # D11, D23: mandatory, first kill with room; as card text (T7) it returns
+            # the Minion under VAR4's `removed` too.
+            self.grave_used[owner] = True
             self._grave_trigger = owner
+        elif self.settings.killed_minions == "pool":  # G11; VAR4: else it leaves the game
+            self.pool[owner] += 1
 
     def _push(self, attacker_sq: int, piece: Piece, amount: int, pull: bool) -> bool:
         """Push or pull (G6, D15). Returns True if the target was crushed (G7)."""
@@ -523,7 +549,11 @@ class State:
 
     # ------------------------------------------------------------------ line of sight
     def has_los(self, a: int, b: int, strict: bool = False) -> bool:
-        """G5 / option ``los=straight``, with RL4's carrier exception unless ``strict``."""
+        """G5 / option ``los=straight``, with RL4's carrier exception unless ``strict``.
+
+        The exception is for enemy carriers only (D20): callers aiming at a friendly
+        piece (Passage, the Hollow Kin swap) or with Hook pass ``strict``.
+        """
         target = self.board[b]
         carrier = (not strict and target >= 0
                    and (self.relic_carrier[0] == target or self.relic_carrier[1] == target))
@@ -558,7 +588,7 @@ class State:
             if pid == attacker.id or (p.owner == attacker.owner) != friendly:
                 continue
             if geo.distance(sq, p.sq) <= line.range and (
-                not line.los or self.has_los(sq, p.sq, line.strict_los)
+                not line.los or self.has_los(sq, p.sq, line.strict_los or friendly)
             ):
                 out.append(p.sq)
         out.sort()
@@ -667,7 +697,7 @@ class State:
         """V1, D7: the Vigil at the end of each round; V2 at 0; D19 cap."""
         self.rounds += 1
         if self.eventful:
-            self.vigil = 6
+            self.vigil = self.settings.vigil_start  # V1; VAR3
         else:
             self.vigil -= 1
         self.eventful = False
@@ -784,7 +814,7 @@ def _do_deal(s: State, frame: Frame, card: Option) -> None:
     s.first = 0 if s._tables.cards[card].seal == "key" else 1
     if s.events is not None:
         s._emit("first", player=s.first, card=card)
-    s.vigil = 6
+    s.vigil = s.settings.vigil_start  # S4; VAR3
     s.stack.append(("rite", 1 - s.first))
 
 
@@ -863,7 +893,9 @@ def _opt_play(s: State, frame: Frame) -> list[Option]:
     heroes = [p for p in own if p.hero]
     minions = [p for p in own if not p.hero]
     can_attack = not (s.settings.first_turn == "no_attack" and s.turns_taken[player] == 0)
-    can_regroup = s.pool[player] > 0 and bool(s._empty_back_row(player))
+    limit = s.settings.regroup_limit  # VAR1
+    can_regroup = (s.pool[player] > 0 and bool(s._empty_back_row(player))
+                   and (limit is None or s.regroups[player] < limit))
     can_rite = bool(_rite_squares(s, player, s.rites[player]))
     line_ok: dict[int, bool] = {}  # generic cards share the faction lines
 
@@ -913,7 +945,7 @@ def _do_play(s: State, frame: Frame, option: Option) -> None:
     elif mode == "rite":
         s.stack.append(("rite_effect", s.rites[s.current]))
         s.rites[s.current] = None  # played: out of the game
-        s.vigil = 6  # T5, D7
+        s.vigil = s.settings.vigil_start  # T5, D7; VAR3
         s.eventful = True
 
 
@@ -1176,7 +1208,8 @@ def _opt_swap(s: State, frame: Frame) -> list[Option]:
     options: list[Option] = sorted(
         p.sq for p in s.pieces.values()
         if p.owner == hero.owner and not p.hero
-        and geo.distance(hero.sq, p.sq) <= frame[2] and s.has_los(hero.sq, p.sq)
+        and geo.distance(hero.sq, p.sq) <= frame[2]
+        and s.has_los(hero.sq, p.sq, strict=True)  # D20: a friendly target
     )
     if options:
         options.append(PASS)
@@ -1204,6 +1237,7 @@ def _opt_regroup(s: State, frame: Frame) -> list[Option]:
 def _do_regroup(s: State, frame: Frame, sq: Option) -> None:
     assert isinstance(sq, int)
     s.pool[s.current] -= 1
+    s.regroups[s.current] += 1  # VAR1
     s._place_new(s.current, sq)  # T4: never resets the Vigil
 
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Literal, NamedTuple
 
 KEY, SKULL = 0, 1
@@ -35,34 +36,112 @@ class GameOverError(ReliquaryError):
     """The game has ended: there is no decision to take."""
 
 
+VigilReset = Literal["any", "hero"]
+KilledMinions = Literal["pool", "removed"]
+
+#: Every setting of a game, with its rule and what it does (``reliquary rules`` lists them).
+SETTINGS_HELP: dict[str, str] = {
+    "size": "C1: board side, 8 to 12 (default 8); Minions, Ruins and deployment rows follow",
+    "los": "G5/D3: line of sight 'geometric' (default, by segment) or 'straight' (along "
+           "rows, columns and diagonals, blocked by Ruins and pieces)",
+    "first_turn": "T8/D4: 'no_damage' (default) on a player's first turn, or 'no_attack'",
+    "round_cap": "D19: a game still running after this many rounds is a draw (default 200)",
+    "regroup_limit": "VAR1: each player may REGROUP at most N times per game "
+                     "(default: no limit)",
+    "vigil_reset": "VAR2: 'any' (default, V1) HP lost resets the Vigil, or 'hero': only a "
+                   "Hero's HP lost (relics and rites still reset it)",
+    "vigil_start": "VAR3: the value the Vigil starts at and is reset to, 1 to 6 (default 6)",
+    "killed_minions": "VAR4: killed Minions go to the 'pool' (default) or are 'removed' "
+                      "from the game (never regrouped or harrowed)",
+}
+
+
 @dataclass(frozen=True)
 class Settings:
-    """The named rule settings of a game (C1 size, D3 ``los``, D4 ``first_turn``, D19).
+    """The named rule settings of a game: C1 size, D3 ``los``, D4 ``first_turn``, D19
+    ``round_cap`` and the variants of RULES.md §11 (VAR1–VAR4), all off by default.
 
     >>> Settings(size=10, los="straight")
     Settings(size=10, los='straight', first_turn='no_damage', round_cap=200)
+    >>> Settings(vigil_start=4, killed_minions="removed")
+    Settings(size=8, los='geometric', first_turn='no_damage', round_cap=200, vigil_start=4, \
+killed_minions='removed')
+    >>> Settings.from_dict({"size": 9, "regroup_limit": 2}).regroup_limit
+    2
+    >>> Settings(vigil_start=7)
+    Traceback (most recent call last):
+    ...
+    ValueError: vigil_start must be a whole number from 1 to 6, not 7
     """
 
     size: int = 8
     los: Los = "geometric"
     first_turn: FirstTurn = "no_damage"
     round_cap: int = 200
+    regroup_limit: int | None = None
+    vigil_reset: VigilReset = "any"
+    vigil_start: int = 6
+    killed_minions: KilledMinions = "pool"
 
     def __post_init__(self) -> None:
+        def whole(value: object) -> bool:
+            return isinstance(value, int) and not isinstance(value, bool)
+
+        if not whole(self.size):
+            raise ValueError(f"size must be a whole number, not {self.size!r}")
         if self.los not in ("geometric", "straight"):
             raise ValueError(f"los must be 'geometric' or 'straight', not {self.los!r}")
         if self.first_turn not in ("no_damage", "no_attack"):
             raise ValueError(
                 f"first_turn must be 'no_damage' or 'no_attack', not {self.first_turn!r}"
             )
-        if not isinstance(self.round_cap, int) or self.round_cap < 1:
+        if not whole(self.round_cap) or self.round_cap < 1:
             raise ValueError(f"round_cap must be a positive whole number, not {self.round_cap!r}")
-        if not isinstance(self.size, int):
-            raise ValueError(f"size must be a whole number, not {self.size!r}")
+        if self.regroup_limit is not None and (
+                not whole(self.regroup_limit) or self.regroup_limit < 0):
+            raise ValueError("regroup_limit must be a whole number from 0 up, or None for no "
+                             f"limit, not {self.regroup_limit!r}")
+        if self.vigil_reset not in ("any", "hero"):
+            raise ValueError(f"vigil_reset must be 'any' or 'hero', not {self.vigil_reset!r}")
+        if not whole(self.vigil_start) or not 1 <= self.vigil_start <= 6:
+            raise ValueError(
+                f"vigil_start must be a whole number from 1 to 6, not {self.vigil_start!r}")
+        if self.killed_minions not in ("pool", "removed"):
+            raise ValueError(
+                f"killed_minions must be 'pool' or 'removed', not {self.killed_minions!r}")
+
+    def __repr__(self) -> str:
+        # The four basic settings always; a variant only when it is not the default.
+        shown = [f"{name}={getattr(self, name)!r}" for name in self.as_dict()
+                 if name in _BASIC or getattr(self, name) != _DEFAULTS[name]]
+        return f"Settings({', '.join(shown)})"
 
     def as_dict(self) -> dict[str, Any]:
         """The settings as a JSON-ready dict (as positions and records write them)."""
         return asdict(self)
+
+    def variants(self) -> dict[str, Any]:
+        """The §11 variants that differ from the default rules (empty for the default game)."""
+        return {name: value for name, value in self.as_dict().items()
+                if name not in _BASIC and value != _DEFAULTS[name]}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Settings:
+        """Settings from a dict such as :meth:`as_dict` writes; a missing key takes its
+        default (older records have no variants). Raises ValueError naming the setting."""
+        if not isinstance(data, Mapping):
+            raise ValueError(f"settings must be an object, not {type(data).__name__}")
+        unknown = sorted(set(data) - set(SETTINGS_HELP))
+        if unknown:
+            raise ValueError(f"unknown setting {unknown[0]!r}; the settings are: "
+                             f"{', '.join(SETTINGS_HELP)}")
+        return cls(**data)
+
+
+_BASIC = ("size", "los", "first_turn", "round_cap")
+
+
+_DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(Settings)}
 
 
 class Play(NamedTuple):
@@ -153,15 +232,24 @@ class Event:
     data: dict[str, Any]
 
 
+Reason = Literal["hero_killed", "relic_home", "vigil", "round_cap", "timeout", "resign"]
+RESULT_REASONS: tuple[Reason, ...] = ("hero_killed", "relic_home", "vigil", "round_cap",
+                                      "timeout", "resign")
+#: The endings a player causes by leaving the rules' play: see :meth:`State.concede`.
+CONCESSIONS: tuple[Reason, ...] = ("timeout", "resign")
+
+
 @dataclass(frozen=True)
 class Result:
     """How a game ended. ``winner`` is 0, 1 or None for a draw.
 
     ``reason`` is one of ``hero_killed``, ``relic_home``, ``vigil`` (the Vigil reached 0;
-    ``scores`` holds both players' V2 scores) and ``round_cap`` (D19).
+    ``scores`` holds both players' V2 scores), ``round_cap`` (D19), and the endings from
+    outside the rules that a front end may declare (:meth:`State.concede`): ``timeout``
+    (a player's clock ran out) and ``resign``.
     """
 
     winner: int | None
-    reason: Literal["hero_killed", "relic_home", "vigil", "round_cap"]
+    reason: Reason
     scores: tuple[int, int] | None = None
     detail: str = field(default="")

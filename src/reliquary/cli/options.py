@@ -1,0 +1,63 @@
+"""Options shared by the commands: ``--content DIR`` and the rule settings of a game.
+
+Every setting in :data:`reliquary.engine.SETTINGS_HELP` is one option here, so that
+``selfplay``, ``match``, ``play`` (and any new command) accept the same rules and
+variants, validated once by :class:`reliquary.engine.Settings`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from ..engine import SETTINGS_HELP, Settings
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+#: The keyword each setting's option passes to a command (click's names).
+SETTING_PARAMS = tuple(SETTINGS_HELP)
+
+
+def content_option(func: F) -> F:
+    """``--content DIR``: play with the content files in DIR instead of the package's."""
+    return click.option(
+        "--content", "content_dir", type=click.Path(file_okay=False, path_type=Path),
+        default=None, help="Folder of content files (cards/factions/rites/board .toml) "
+                           "to use instead of the packaged ones.")(func)
+
+
+def settings_options(func: F) -> F:
+    """The rule settings of a game (C1, D3, D4, D19) and its variants (VAR1–VAR4)."""
+    options = [
+        click.option("--size", type=click.IntRange(8, 12), default=8, show_default=True,
+                     help=SETTINGS_HELP["size"]),
+        click.option("--los", type=click.Choice(["geometric", "straight"]),
+                     default="geometric", show_default=True, help=SETTINGS_HELP["los"]),
+        click.option("--first-turn", type=click.Choice(["no_damage", "no_attack"]),
+                     default="no_damage", show_default=True,
+                     help=SETTINGS_HELP["first_turn"]),
+        click.option("--round-cap", type=click.IntRange(min=1), default=200,
+                     show_default=True, help=SETTINGS_HELP["round_cap"]),
+        click.option("--regroup-limit", type=click.IntRange(min=0), default=None,
+                     help=SETTINGS_HELP["regroup_limit"]),
+        click.option("--vigil-reset", type=click.Choice(["any", "hero"]), default="any",
+                     show_default=True, help=SETTINGS_HELP["vigil_reset"]),
+        click.option("--vigil-start", type=click.IntRange(1, 6), default=6,
+                     show_default=True, help=SETTINGS_HELP["vigil_start"]),
+        click.option("--killed-minions", type=click.Choice(["pool", "removed"]),
+                     default="pool", show_default=True, help=SETTINGS_HELP["killed_minions"]),
+    ]
+    for option in reversed(options):  # click lists options in decorator order
+        func = option(func)
+    return func
+
+
+def settings_from_options(params: dict[str, Any]) -> Settings:
+    """Take the settings' values out of a command's parameters (removing them)."""
+    try:
+        return Settings.from_dict({name: params.pop(name) for name in SETTING_PARAMS})
+    except ValueError as err:
+        raise click.BadParameter(str(err)) from None
