@@ -79,7 +79,9 @@ def check_invariants(state: State) -> None:
         cards = [*state.hands[0], *state.hands[1], state.waiting]
         assert len(state.hands[0]) == len(state.hands[1]) == 3
         assert len(cards) == 7 and len(set(cards)) == 7, cards
-    assert 0 <= state.vigil <= 6
+    assert 0 <= state.vigil <= state.settings.vigil_start
+    if state.settings.killed_minions == "removed":  # VAR4: nothing ever waits in a pool
+        assert state.pool == [0, 0]
     assert state.rounds <= state.settings.round_cap
 
 
@@ -143,11 +145,14 @@ def choose(state: State, rng: random.Random, drive: float) -> Option:
 
 
 class RuleWatch:
-    """Independent checks of T1, T8, V1, V2 and V3 from the events of each decision."""
+    """Independent checks of T1, T8, V1, V2 and V3 from the events of each decision, under
+    the variants VAR1–VAR4 too."""
 
     def __init__(self, state: State) -> None:
-        self.vigil = 6
+        self.rules = state.settings
+        self.vigil = self.rules.vigil_start  # VAR3
         self.eventful = False
+        self.regroups = [0, 0]
         self.turn: tuple[int, list[str], str | None, Play] | None = None
         self.first_turn = False
 
@@ -165,12 +170,17 @@ class RuleWatch:
             if event.kind == "damage" and self.first_turn \
                     and state.settings.first_turn == "no_damage":
                 assert data["prevented"] in ("first_turn", "aegis"), "T8: first-turn damage"
-            if (event.kind == "damage" and not data["prevented"]) \
+            hero_or_any = self.rules.vigil_reset == "any" or data.get("hero")  # VAR2
+            if (event.kind == "damage" and not data["prevented"] and hero_or_any) \
                     or event.kind in ("pickup", "drop") \
                     or (event.kind == "play" and data["mode"] == "rite"):
                 self.eventful = True
+            if event.kind == "play" and data["mode"] == "regroup":  # VAR1
+                self.regroups[data["player"]] += 1
+                limit = self.rules.regroup_limit
+                assert limit is None or self.regroups[data["player"]] <= limit
             if event.kind == "vigil":  # V1: the end of a round
-                expected = 6 if self.eventful else self.vigil - 1
+                expected = self.rules.vigil_start if self.eventful else self.vigil - 1
                 assert data["value"] == expected, (data, self.vigil, self.eventful)
                 self.vigil, self.eventful = expected, False
         if not state.is_terminal and state.stack[-1][0] == "play" and self.turn is not None \
@@ -263,4 +273,25 @@ def test_random_games_end_within_a_small_round_cap(content, seed, size, cap):
     cap; every option is tried on a clone at every decision."""
     game = play_random_game(content, Settings(size=size, round_cap=cap), seed, deep_every=1)
     assert game.state.rounds <= cap
+    check_replay(game, content)
+
+
+VARIANTS = st.fixed_dictionaries({}, optional={
+    "regroup_limit": st.integers(min_value=0, max_value=3),
+    "vigil_reset": st.sampled_from(["any", "hero"]),
+    "vigil_start": st.integers(min_value=1, max_value=6),
+    "killed_minions": st.sampled_from(["pool", "removed"]),
+})
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(min_value=0, max_value=2**32 - 1), size=st.sampled_from(SIZES),
+       variants=VARIANTS, drive=st.sampled_from([0.5, 0.9]))
+def test_VAR1_to_VAR4_random_games_keep_every_invariant_and_replay(content, seed, size,
+                                                                   variants, drive):
+    """Random games under any mix of the §11 variants: the invariants (Vigil within its
+    start value, regroups within the limit, no pool with removed Minions) after every
+    decision, and exact replay."""
+    game_settings = Settings(size=size, round_cap=80, **variants)
+    game = play_random_game(content, game_settings, seed, deep_every=7, drive=drive)
     check_replay(game, content)
