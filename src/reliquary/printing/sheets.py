@@ -1,0 +1,121 @@
+"""Card sheets I–IV: cards on a grid, crop marks outside the cards, a sheet title."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from reportlab.pdfgen.canvas import Canvas
+
+from .cards import Face, draw_face
+from .common import CARD_H, CARD_W, INK, MIN_MARGIN, MUTED, PAPERS, Context, draw_text, mm
+
+CROP_GAP = 1.0 * mm  # from the card (or its bleed) to the start of a crop mark
+CROP_LEN = 3.5 * mm
+CROP_WIDTH = 0.3  # points; the tests tell crop marks by this width
+
+
+@dataclass(frozen=True)
+class CardGrid:
+    """Where the cards go on a page: ``cols`` × ``rows`` trims, lower-left first at (x0, y0)."""
+
+    page: tuple[float, float]
+    cols: int
+    rows: int
+    x0: float
+    y0: float
+    pitch_x: float
+    pitch_y: float
+    bleed: float
+
+    @property
+    def per_page(self) -> int:
+        return self.cols * self.rows
+
+    def trim(self, index: int) -> tuple[float, float]:
+        """The lower-left trim corner of the ``index``-th card, filled row by row from the top."""
+        col, row = index % self.cols, index // self.cols
+        return (self.x0 + col * self.pitch_x,
+                self.y0 + (self.rows - 1 - row) * self.pitch_y)
+
+
+def card_grid(paper: str, bleed: float) -> CardGrid:
+    """The largest grid of cards that fits the paper with a ≥ 5 mm margin (3 × 3 without bleed).
+
+    Without bleed the cards touch, so one cut serves two cards; with bleed each card
+    keeps its own bleed, and the page turns to landscape when more cards fit that way.
+    """
+    pitch_x, pitch_y = CARD_W + 2 * bleed, CARD_H + 2 * bleed
+    width, height = PAPERS[paper]
+    best: CardGrid | None = None
+    for page in ((width, height), (height, width)):
+        cols = math.floor((page[0] - 2 * MIN_MARGIN + 1e-6) / pitch_x)
+        rows = math.floor((page[1] - 2 * MIN_MARGIN + 1e-6) / pitch_y)
+        if cols < 1 or rows < 1:
+            continue
+        x0 = (page[0] - cols * pitch_x) / 2 + bleed
+        y0 = (page[1] - rows * pitch_y) / 2 + bleed
+        grid = CardGrid(page, cols, rows, x0, y0, pitch_x, pitch_y, bleed)
+        if best is None or grid.per_page > best.per_page:
+            best = grid
+    if best is None:
+        raise ValueError(f"a card with {bleed / mm:g} mm bleed does not fit on {paper} paper")
+    return best
+
+
+def draw_card_sheet(ctx: Context, c: Canvas, title: str, faces: list[Face]) -> None:
+    """Draw the pages of one sheet (as many as its cards need), each with its title line."""
+    grid = card_grid(ctx.options.paper, ctx.bleed)
+    pages = [faces[i:i + grid.per_page] for i in range(0, len(faces), grid.per_page)]
+    for number, page_faces in enumerate(pages, start=1):
+        c.setPageSize(grid.page)
+        for index, face in enumerate(page_faces):
+            draw_face(ctx, c, face, *grid.trim(index))
+        _crop_marks(c, grid, len(page_faces))
+        suffix = f" · {number}/{len(pages)}" if len(pages) > 1 else ""
+        line = (f"{title} · {ctx.label('cut_marks')} · {ctx.label('card_size')}{suffix}")
+        _sheet_title(c, grid, line)
+        c.showPage()
+
+
+def _crop_marks(c: Canvas, grid: CardGrid, count: int) -> None:
+    """Marks on every trim line, outside the block of cards, so cuts run edge to edge."""
+    rows_used = math.ceil(count / grid.cols)
+    cols_used = min(count, grid.cols)
+    b = grid.bleed
+    left, right = grid.x0 - b, grid.x0 + (cols_used - 1) * grid.pitch_x + CARD_W + b
+    top = grid.y0 + (grid.rows - 1) * grid.pitch_y + CARD_H + b
+    bottom = grid.y0 + (grid.rows - rows_used) * grid.pitch_y - b
+    xs = sorted({round(grid.x0 + i * grid.pitch_x + d, 3)
+                 for i in range(cols_used) for d in (0, CARD_W)})
+    ys = sorted({round(grid.y0 + (grid.rows - 1 - j) * grid.pitch_y + d, 3)
+                 for j in range(rows_used) for d in (0, CARD_H)})
+    c.saveState()
+    c.setStrokeColor(INK)
+    c.setLineWidth(CROP_WIDTH)
+    for x in xs:
+        c.line(x, bottom - CROP_GAP, x, bottom - CROP_GAP - CROP_LEN)
+        c.line(x, top + CROP_GAP, x, top + CROP_GAP + CROP_LEN)
+    for y in ys:
+        c.line(left - CROP_GAP, y, left - CROP_GAP - CROP_LEN, y)
+        c.line(right + CROP_GAP, y, right + CROP_GAP + CROP_LEN, y)
+    c.restoreState()
+
+
+def _sheet_title(c: Canvas, grid: CardGrid, line: str) -> None:
+    """The title in the widest free margin beyond the crop marks: below, else beside."""
+    width, height = grid.page
+    b = grid.bleed
+    below = grid.y0 - b
+    side = width - (grid.x0 + (grid.cols - 1) * grid.pitch_x + CARD_W + b)
+    clear = CROP_GAP + CROP_LEN + 1.2 * mm
+    if below >= clear + 3.5 * mm:
+        draw_text(c, line, width / 2, below - clear - 2.2 * mm, 6.5, bold=True, color=MUTED,
+                  align="center", max_width=width - 2 * MIN_MARGIN)
+        return
+    c.saveState()
+    c.translate(width - side + clear + 2.2 * mm, height / 2)
+    c.rotate(90)
+    draw_text(c, line, 0, 0, 6.5, bold=True, color=MUTED, align="center",
+              max_width=height - 2 * MIN_MARGIN)
+    c.restoreState()
