@@ -68,7 +68,7 @@ def play_one(args: tuple[str, int, int, float, int, int]) -> dict[str, Any]:
             state.apply_action(int(chance.choice(actions, p=probs)))
         elif state.current_player() == our_seat:
             option = ours.choose(state.engine)
-            state.apply_action(og._actions(size).encode(option))
+            state.apply_action(state.action_of(option))
         else:
             state.apply_action(bot.step(state))
     winner = state.engine.winner

@@ -16,9 +16,16 @@ parameters fix them, a first chance node draws an ordered pair of different fact
 uniformly. Every later choice — Ruins, rites, deployment, relics, every decision of
 every turn — is the players'.
 
-Actions are integers; each kind of option has its own range (squares, Escort steps as
-square × direction, card × mode plays, pass, faction, rite ids). Chance actions have
-their own range (faction pairs, dealt cards, die faces).
+Player actions are those of :class:`reliquary.env.encoding.ActionSpace`, the fixed
+action space the PettingZoo and Gymnasium environments use, relative to the player
+who acts (Skull sees the board turned half a turn); ``state.action_of(option)`` and
+``state.option_of(action)`` map them to engine options. Chance actions have their own
+range (faction pairs, dealt cards, die faces). Observation and information-state
+tensors are the same planes as the environments' observations
+(:class:`reliquary.env.encoding.Observer`), from the observing player's point of view;
+the game has perfect information, so the position is all a player needs and the
+information-state tensor is the observation tensor, while the information-state
+string is the full action history (perfect recall).
 """
 
 from __future__ import annotations
@@ -29,18 +36,20 @@ import numpy as np
 import pyspiel
 
 from .. import default_content
-from ..engine import MODES, PASS, Option, Play, Settings, State, Step, format_option
-from ..engine.geometry import DIRECTIONS
+from ..engine import Option, Settings, State, format_option
+from ..env.encoding import ActionSpace, Observer
 
 SHORT_NAME = "python_reliquary"
 _CONTENT = default_content()
 _FACTIONS = tuple(f.id for f in _CONTENT.factions)
-_RITES = tuple(r.id for r in _CONTENT.rites)
 _CARDS = tuple(c.id for c in _CONTENT.cards)
 _PAIRS = tuple((a, b) for a in _FACTIONS for b in _FACTIONS if a != b)
 _MAX_SIZE = 12
+#: Game parameters and their defaults; ``regroup_limit`` −1 means no limit (VAR1).
 _DEFAULTS: dict[str, Any] = {"size": 8, "los": "geometric", "first_turn": "no_damage",
-                             "round_cap": 100, "key_faction": "", "skull_faction": ""}
+                             "round_cap": 100, "regroup_limit": -1, "vigil_reset": "any",
+                             "vigil_start": 6, "killed_minions": "pool",
+                             "key_faction": "", "skull_faction": ""}
 
 # Chance action ranges: a faction pair, a dealt card, a die face.
 _CH_PAIR, _CH_DEAL = 0, len(_PAIRS)
@@ -48,60 +57,16 @@ _CH_ROLL = _CH_DEAL + len(_CARDS)
 _MAX_CHANCE = _CH_ROLL + 6
 
 
-class _Actions:
-    """Player action ranges for one board size."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        area = size * size
-        self.square = 0
-        self.step = area
-        self.play = self.step + area * len(DIRECTIONS)
-        self.passing = self.play + len(_CARDS) * len(MODES)
-        self.faction = self.passing + 1
-        self.rite = self.faction + len(_FACTIONS)
-        self.count = self.rite + len(_RITES)
-
-    def encode(self, option: Option) -> int:
-        n = self.size
-        if option == PASS:
-            return self.passing
-        if isinstance(option, Play):
-            return self.play + _CARDS.index(option.card) * len(MODES) + MODES.index(option.mode)
-        if isinstance(option, Step):
-            dx = option.to % n - option.frm % n
-            dy = option.to // n - option.frm // n
-            return self.step + option.frm * len(DIRECTIONS) + DIRECTIONS.index((dx, dy))
-        if isinstance(option, str):
-            if option in _FACTIONS:
-                return self.faction + _FACTIONS.index(option)
-            return self.rite + _RITES.index(option)
-        return self.square + int(option)
-
-    def decode(self, action: int) -> Option:
-        n = self.size
-        if action < self.step:
-            return action
-        if action < self.play:
-            frm, d = divmod(action - self.step, len(DIRECTIONS))
-            dx, dy = DIRECTIONS[d]
-            return Step(frm, frm + dy * n + dx)
-        if action < self.passing:
-            card, mode = divmod(action - self.play, len(MODES))
-            return Play(_CARDS[card], MODES[mode])
-        if action == self.passing:
-            return PASS
-        if action < self.rite:
-            return _FACTIONS[action - self.faction]
-        return _RITES[action - self.rite]
-
-
 def _settings(params: dict[str, Any]) -> Settings:
     size = int(params["size"])
     if not 8 <= size <= _MAX_SIZE:
         raise ValueError(f"size must be 8 to {_MAX_SIZE}, not {size}")
-    return Settings(size=size, los=params["los"], first_turn=params["first_turn"],
-                    round_cap=int(params["round_cap"]))
+    limit = int(params["regroup_limit"])
+    return Settings.from_dict({
+        "size": size, "los": params["los"], "first_turn": params["first_turn"],
+        "round_cap": int(params["round_cap"]),
+        "regroup_limit": None if limit < 0 else limit, "vigil_reset": params["vigil_reset"],
+        "vigil_start": int(params["vigil_start"]), "killed_minions": params["killed_minions"]})
 
 
 def _fixed_factions(params: dict[str, Any]) -> tuple[str, str] | None:
@@ -114,12 +79,13 @@ def _fixed_factions(params: dict[str, Any]) -> tuple[str, str] | None:
     return fixed
 
 
-_ACTIONS: dict[int, _Actions] = {}
+_ACTIONS: dict[int, ActionSpace] = {}
 
 
-def _actions(size: int) -> _Actions:
+def action_space(size: int) -> ActionSpace:
+    """The players' action space on a board of side ``size`` (shared, built once)."""
     if size not in _ACTIONS:
-        _ACTIONS[size] = _Actions(size)
+        _ACTIONS[size] = ActionSpace(_CONTENT, size)
     return _ACTIONS[size]
 
 
@@ -135,9 +101,9 @@ def _game_type() -> pyspiel.GameType:
         max_num_players=2,
         min_num_players=2,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
-        provides_observation_tensor=False,
+        provides_observation_tensor=True,
         parameter_specification=_DEFAULTS,
     )
 
@@ -147,18 +113,19 @@ _GAME_TYPE = _game_type()
 
 class ReliquaryGame(pyspiel.Game):
     """Reliquary for OpenSpiel. Parameters: ``size`` (8–12), ``los``, ``first_turn``,
-    ``round_cap`` (D19, default 100 to bound the game length), ``key_faction`` and
-    ``skull_faction`` (empty: drawn by chance)."""
+    ``round_cap`` (D19, default 100 to bound the game length), the variants
+    ``regroup_limit`` (−1: none), ``vigil_reset``, ``vigil_start``, ``killed_minions``
+    (RULES.md §11), ``key_faction`` and ``skull_faction`` (empty: drawn by chance)."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = {**_DEFAULTS, **(params or {})}
         settings = _settings(params)
         _fixed_factions(params)  # check them now
-        actions = _actions(settings.size)
+        actions = action_space(settings.size)
         # Setup takes under 60 decisions; a turn under 12 (a Rapture has the most).
         max_length = 80 + settings.round_cap * 2 * 12
         info = pyspiel.GameInfo(
-            num_distinct_actions=actions.count,
+            num_distinct_actions=actions.size,
             max_chance_outcomes=_MAX_CHANCE,
             num_players=2,
             min_utility=-1.0,
@@ -172,7 +139,27 @@ class ReliquaryGame(pyspiel.Game):
         return ReliquaryState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Any:
-        return _StringObserver()
+        """The observer of the environments' planes; with perfect recall its string is
+        the action history (see the module doc)."""
+        if params:
+            raise ValueError(f"python_reliquary takes no observation parameters; got {params}")
+        size = int({**_DEFAULTS, **self.get_parameters()}["size"])
+        perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        return ReliquaryObserver(size, perfect_recall)
+
+
+class _EngineHolder:
+    """Holds a state's engine. OpenSpiel clones a Python state by deep-copying its
+    attributes; this makes that copy the engine's own clone (exact, and it shares the
+    content instead of copying it: about 100 times faster)."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _EngineHolder:
+        return _EngineHolder(self.state.clone())
 
 
 class ReliquaryState(pyspiel.State):
@@ -185,11 +172,17 @@ class ReliquaryState(pyspiel.State):
         # clone a game object rebuilt from its parameters.
         params = {**_DEFAULTS, **game.get_parameters()}
         settings = _settings(params)
-        self.actions = _actions(settings.size)
-        self.engine = engine if engine is not None else State(_CONTENT, settings)
+        self.actions = action_space(settings.size)
+        self._engine = _EngineHolder(engine if engine is not None
+                                     else State(_CONTENT, settings))
         self.factions = factions or _fixed_factions(params)
         if engine is None:
             self._settle()
+
+    @property
+    def engine(self) -> State:
+        """The engine state (our agents play it directly)."""
+        return self._engine.state
 
     # -- helpers -----------------------------------------------------------------------
     def _settle(self) -> None:
@@ -216,8 +209,15 @@ class ReliquaryState(pyspiel.State):
         return self.current_player() == int(pyspiel.PlayerId.CHANCE)
 
     def _legal_actions(self, player: int) -> list[int]:
-        encode = self.actions.encode
-        return sorted(encode(o) for o in self.engine.legal_options())
+        return self.actions.legal_actions(self.engine)
+
+    def action_of(self, option: Option) -> int:
+        """The action of an option of the current player's decision."""
+        return self.actions.encode(option, self.engine.current_player)
+
+    def option_of(self, action: int) -> Option:
+        """The engine option of a player action at the current decision."""
+        return self.actions.decode(action, self.engine.current_player)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self._factions_pending():
@@ -243,7 +243,7 @@ class ReliquaryState(pyspiel.State):
             else:
                 self.engine.apply(action - _CH_ROLL + 1)
         else:
-            self.engine.apply(self.actions.decode(action))
+            self.engine.apply(self.actions.decode(action, self.engine.current_player))
         self._settle()
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -253,7 +253,7 @@ class ReliquaryState(pyspiel.State):
             if action < _CH_ROLL:
                 return "deal:" + _CARDS[action - _CH_DEAL]
             return f"roll:{action - _CH_ROLL + 1}"
-        return format_option(self.engine, self.actions.decode(action))
+        return format_option(self.engine, self.actions.decode(action, player))
 
     def is_terminal(self) -> bool:
         return self.engine.is_terminal
@@ -265,7 +265,7 @@ class ReliquaryState(pyspiel.State):
         return [1.0, -1.0] if winner == 0 else [-1.0, 1.0]
 
     def __deepcopy__(self, memo: dict[int, Any]) -> ReliquaryState:
-        # OpenSpiel clones Python states by deep copy: the engine's clone is exact and fast.
+        # copy.deepcopy of the whole state: the engine's clone is exact and fast.
         return ReliquaryState(self.get_game(), self.engine.clone(), self.factions)
 
     def __str__(self) -> str:
@@ -293,20 +293,26 @@ class ReliquaryState(pyspiel.State):
         return "\n".join([*rows, status])
 
 
-class _StringObserver:
-    """Perfect information: every player observes the whole position as a string."""
+class ReliquaryObserver:
+    """The PyObserver of the game: the environments' observation planes
+    (:class:`reliquary.env.encoding.Observer`) for a player, and as a string the
+    position (or, with perfect recall, the history of actions)."""
 
-    def __init__(self) -> None:
-        self.tensor = np.zeros(0, np.float32)
-        self.dict: dict[str, Any] = {}
+    def __init__(self, size: int, perfect_recall: bool) -> None:
+        self.encoder = Observer(_CONTENT, size)
+        self.perfect_recall = perfect_recall
+        self.tensor = np.zeros(int(np.prod(self.encoder.shape)), np.float32)
+        self.dict = {"observation": self.tensor.reshape(self.encoder.shape)}
 
     def set_from(self, state: ReliquaryState, player: int) -> None:
-        pass
+        self.encoder.encode(state.engine, player, out=self.dict["observation"])
 
     def string_from(self, state: ReliquaryState, player: int) -> str:
+        if self.perfect_recall:
+            return " ".join(str(a) for a in state.history())
         return str(state)
 
 
 pyspiel.register_game(_GAME_TYPE, ReliquaryGame)
 
-__all__ = ["SHORT_NAME", "ReliquaryGame", "ReliquaryState"]
+__all__ = ["SHORT_NAME", "ReliquaryGame", "ReliquaryObserver", "ReliquaryState", "action_space"]

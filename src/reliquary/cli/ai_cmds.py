@@ -100,31 +100,61 @@ def _print_summary(s: dict[str, Any]) -> None:
 @click.option("--nodes", type=click.IntRange(min=1), default=None,
               help="Nodes to search instead of time (reproducible).")
 @click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--top", type=click.IntRange(min=0), default=3, show_default=True,
+              help="How many alternatives to show.")
 @click.option("--json", "as_json", is_flag=True, help="Print the hint as JSON.")
 @content_option
 def hint(position: str, agent: str, time_: float | None, nodes: int | None, seed: int,
-         as_json: bool, content_dir: Path | None) -> None:
-    """Print the best option for the player to move in POSITION and the evaluation.
+         top: int, as_json: bool, content_dir: Path | None) -> None:
+    """Print the best option for the player to move in POSITION with its value, the
+    principal variation and the best alternatives.
 
     POSITION is a position JSON file (``reliquary-position``) or a game record (its
-    final position); ``-`` reads standard input."""
-    from ..ai.hint import suggest
+    final position); ``-`` reads standard input. Values are for the player to move,
+    from -1 (lost) to +1 (won); see docs/ai.md."""
+    from ..ai.hint import analyse
 
     state = load_state(position, get_content(content_dir))
     try:
-        result = suggest(state, agent, seed=seed, time=time_, nodes=nodes)
+        result = analyse(state, agent, seed=seed, top=top, time=time_, nodes=nodes)
     except ValueError as err:
         raise click.ClickException(f"{position}: {err}") from None
     if as_json:
-        click.echo(json.dumps(result.as_dict(), indent=2))
+        click.echo(json.dumps(result, indent=2))
         return
-    click.echo(f"{result.player} to play ({result.decision}): {result.option}")
-    if len(result.line) > 1:
-        click.echo(f"planned turn: {' '.join(result.line)}")
-    click.echo(f"evaluation for {result.player}: {result.evaluation:+.1f}")
-    if result.search_value is not None:
-        click.echo(f"search value: {result.search_value:+.3f} "
-                   f"({', '.join(f'{k} {v}' for k, v in result.stats.items() if k != 'value')})")
+    player = result["player"].capitalize()
+    points = "" if result["points"] is None else f", {result['points']:+.1f} points"
+    click.echo(f"{player} to play ({result['decision']}): {result['best']}   "
+               f"value {result['value']:+.2f}{points}")
+    click.echo(f"line: {_line_text(result['pv'], result['pv_by'])}")
+    if result["alternatives"]:
+        click.echo("alternatives:")
+        for alt in result["alternatives"]:
+            extra = [] if alt.get("points") is None else [f"{alt['points']:+.1f} points"]
+            if alt.get("depth") is not None:
+                extra.append(f"depth {alt['depth']}")
+            if alt.get("visits") is not None:
+                extra.append(f"{alt['visits']} visits")
+            click.echo(f"  {alt['option']:<18} {alt['value']:+.2f}"
+                       + (f" ({', '.join(extra)})" if extra else ""))
+    click.echo(f"static evaluation {result['evaluation']:+.1f}; {result['agent']}, depth "
+               f"{result['depth']}, {result['nodes']} nodes, {result['seconds']:.2f}s")
+
+
+def _line_text(tokens: list[str], deciders: list[str]) -> str:
+    """The line with each player's run of decisions introduced by the player's name
+    and a die roll in brackets: ``Key: Ordeal:attack d3 d5 [2] | Skull: ...``."""
+    parts: list[str] = []
+    last = None
+    for token, who in zip(tokens, deciders, strict=True):
+        if who == "chance":
+            parts.append(f"[{token}]")
+            continue
+        if who != last:
+            parts.append(("| " if last else "") + f"{who.capitalize()}:")
+            last = who
+        parts.append(token)
+    return " ".join(parts)
 
 
 match.help = (match.help or "") + ", ".join(AGENT_NAMES) + "."
