@@ -37,6 +37,7 @@ class Server:
     db: Path
     port: int
     process: subprocess.Popen[bytes] | None = None
+    db_url: str | None = None  # another database (PostgreSQL) instead of the file
 
     @property
     def url(self) -> str:
@@ -46,7 +47,7 @@ class Server:
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.process = subprocess.Popen(
             [sys.executable, "-m", "reliquary.web", "--host", "127.0.0.1",
-             "--port", str(self.port), "--db", f"sqlite:///{self.db}",
+             "--port", str(self.port), "--db", self.db_url or f"sqlite:///{self.db}",
              "--ai-delay", str(ai_delay)],
             env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30

@@ -39,9 +39,9 @@ def get_view(client: TestClient, game_id: str, token: str | None = None) -> dict
     return dict(response.json())
 
 
-def decide(client: TestClient, game_id: str, token: str, seq: int, option: str) -> Any:
+def decide(client: TestClient, game_id: str, token: str, rev: str, option: str) -> Any:
     return client.post(f"/api/games/{game_id}/decide",
-                       json={"token": token, "seq": seq, "option": option})
+                       json={"token": token, "rev": rev, "option": option})
 
 
 def wait_for_turn(client: TestClient, game_id: str, token: str) -> dict[str, Any]:
@@ -59,8 +59,12 @@ def token_of(game: dict[str, Any]) -> str:
     return str(game["token"])
 
 
-def invite_token(game: dict[str, Any]) -> str:
-    return str(game["links"]["invite"].split("?t=")[1])
+def invite_token(client: TestClient, game: dict[str, Any]) -> str:
+    """The guest's seat token: claim the invite of an online game (once)."""
+    code = game["links"]["invite"].split("?invite=")[1]
+    response = client.post(f"/api/games/{game['id']}/claim", json={"invite": code})
+    assert response.status_code == 200, response.text
+    return str(response.json()["token"])
 
 
 # ---------------------------------------------------------------------- creation
@@ -75,10 +79,9 @@ def test_meta_offers_content_and_levels(client: TestClient) -> None:
 
 def test_quick_game_against_the_ai_starts_after_a_random_setup(client: TestClient) -> None:
     game = new_game(client, mode="ai", seat="skull", level="easy")
-    assert game["seat"] == "skull" and game["links"]["play"].startswith(f"/g/{game['id']}?t=")
+    assert game["seat"] == "skull" and game["links"]["self"].startswith(f"/g/{game['id']}?t=")
     view = wait_for_turn(client, game["id"], token_of(game))
     assert view["mode"] == "ai" and view["seats"] == ["skull"]
-    assert view["ai"] == {"level": "easy", "seat": "key"}
     assert view["phase"] == "play" and view["decision"]["kind"] == "play"
     assert len([p for p in view["position"]["pieces"] if p["owner"] == "skull"]) == 4
 
@@ -88,24 +91,33 @@ def test_hotseat_game_decides_for_both_seats(client: TestClient) -> None:
                     first_turn="no_attack")
     view = get_view(client, game["id"], token_of(game))
     assert view["seats"] == ["key", "skull"]
-    assert view["position"]["settings"] == {"size": 9, "los": "straight",
-                                            "first_turn": "no_attack", "round_cap": 200}
+    settings = view["position"]["settings"]
+    assert (settings["size"], settings["los"], settings["first_turn"]) == (9, "straight",
+                                                                          "no_attack")
     assert view["decision"]["kind"] == "ruin" and view["decision"]["mine"]
-    first = decide(client, game["id"], token_of(game), 0, view["decision"]["options"][0])
+    first = decide(client, game["id"], token_of(game), view["rev"],
+                   view["decision"]["options"][0])
     assert first.status_code == 200
     assert first.json()["decision"]["side"] == "skull" and first.json()["decision"]["mine"]
 
 
 def test_online_game_gives_invite_and_watch_links(client: TestClient) -> None:
     game = new_game(client, mode="online", seat="key", faction="grave-tide")
-    assert set(game["links"]) == {"play", "watch", "invite"}
+    assert set(game["links"]) == {"self", "spectate", "invite"}
+    assert game["token"] not in game["links"]["invite"]
     creator = get_view(client, game["id"], token_of(game))
-    assert creator["invite"] == game["links"]["invite"]
+    assert creator["links"]["invite"] == game["links"]["invite"]
+    assert creator["open_seat"] == "skull"
     assert creator["position"]["factions"]["key"] == "grave-tide"
-    guest = get_view(client, game["id"], invite_token(game))
-    assert guest["seats"] == ["skull"] and "invite" not in guest
+    guest_token = invite_token(client, game)
+    guest = get_view(client, game["id"], guest_token)
+    assert guest["seats"] == ["skull"] and "invite" not in guest["links"]
+    creator = get_view(client, game["id"], token_of(game))
+    assert "invite" not in creator["links"] and creator["open_seat"] is None
+    assert guest_token not in str(creator)
     watcher = get_view(client, game["id"])
     assert watcher["seats"] == [] and watcher["decision"]["options"] == []
+    assert token_of(game) not in str(watcher) and guest_token not in str(watcher)
 
 
 def test_a_full_setup_hotseat_game_plays_to_its_end(client: TestClient) -> None:
@@ -115,10 +127,11 @@ def test_a_full_setup_hotseat_game_plays_to_its_end(client: TestClient) -> None:
     view = get_view(client, game["id"], token)
     while not view["result"]:
         option = rng.choice(view["decision"]["options"])
-        response = decide(client, game["id"], token, view["seq"], option)
+        response = decide(client, game["id"], token, view["rev"], option)
         assert response.status_code == 200, response.text
         view = response.json()
     assert view["result_text"]["en"] and view["result_text"]["es"]
+    assert view["result"]["reason"] and "tiebreak" in view["result"]
     record = client.get(f"/api/games/{game['id']}/record").json()
     again = replay(record, default_content())  # the engine's own format, replayable
     assert len(again.history) == view["seq"]
@@ -130,35 +143,37 @@ def test_a_full_setup_hotseat_game_plays_to_its_end(client: TestClient) -> None:
 def online(client: TestClient) -> dict[str, Any]:
     game = new_game(client, mode="online", seat="key")
     view = get_view(client, game["id"], token_of(game))
-    mover = token_of(game) if view["decision"]["side"] == "key" else invite_token(game)
-    waiter = invite_token(game) if mover == token_of(game) else token_of(game)
+    guest = invite_token(client, game)
+    mover = token_of(game) if view["decision"]["side"] == "key" else guest
+    waiter = guest if mover == token_of(game) else token_of(game)
     return {"game": game, "mover": mover, "waiter": waiter,
             "view": get_view(client, game["id"], mover)}
 
 
 def assert_unchanged(client: TestClient, online: dict[str, Any]) -> None:
     after = get_view(client, online["game"]["id"], online["mover"])
-    assert after["seq"] == online["view"]["seq"]
+    assert after["seq"] == online["view"]["seq"] and after["rev"] == online["view"]["rev"]
     assert after["position"] == online["view"]["position"]
 
 
-@pytest.mark.parametrize("case, status, message", [
-    ("wrong token", 403, "does not belong to this game"),
-    ("spectator", 403, "spectators can only watch"),
-    ("spectator token", 403, "spectators can only watch"),
-    ("other seat", 409, "not your decision"),
-    ("illegal option", 422, "illegal option"),
-    ("not an option", 422, "illegal option"),
-    ("stale decision", 409, "stale decision"),
-    ("seq not a number", 400, "'seq' must be"),
-    ("missing field", 400, "missing field 'option'"),
+@pytest.mark.parametrize("case, status, code, message", [
+    ("wrong token", 403, "forbidden", "does not belong to this game"),
+    ("spectator", 403, "forbidden", "spectators can only watch"),
+    ("spectator token", 403, "forbidden", "spectators can only watch"),
+    ("other seat", 409, "not_your_turn", "not your decision"),
+    ("illegal option", 422, "illegal_option", "illegal option"),
+    ("not an option", 422, "illegal_option", "illegal option"),
+    ("stale decision", 409, "stale", "stale decision"),
+    ("rev not a string", 400, "bad_request", "field 'rev'"),
+    ("missing field", 400, "bad_request", "missing field 'option'"),
 ])
 def test_rejected_decisions_change_nothing(client: TestClient, online: dict[str, Any],
-                                           case: str, status: int, message: str) -> None:
+                                           case: str, status: int, code: str,
+                                           message: str) -> None:
     game_id = online["game"]["id"]
-    seq = online["view"]["seq"]
+    rev = online["view"]["rev"]
     legal = online["view"]["decision"]["options"][0]
-    body: dict[str, Any] = {"token": online["mover"], "seq": seq, "option": legal}
+    body: dict[str, Any] = {"token": online["mover"], "rev": rev, "option": legal}
     if case == "wrong token":
         body["token"] = "not-a-token"
     elif case == "spectator":
@@ -173,19 +188,21 @@ def test_rejected_decisions_change_nothing(client: TestClient, online: dict[str,
     elif case == "not an option":
         body["option"] = "z99"
     elif case == "stale decision":
-        body["seq"] = seq - 1
-    elif case == "seq not a number":
-        body["seq"] = "five"
+        body["rev"] = "0"
+    elif case == "rev not a string":
+        body["rev"] = int(rev)
     elif case == "missing field":
         del body["option"]
     response = client.post(f"/api/games/{game_id}/decide", json=body)
     assert response.status_code == status
-    assert message in response.json()["error"]
+    assert message in response.json()["error"] and response.json()["code"] == code
+    if code == "stale":
+        assert response.json()["rev"] == rev
     assert_unchanged(client, online)
 
 
 def test_malformed_json_is_a_400(client: TestClient, online: dict[str, Any]) -> None:
-    response = client.post(f"/api/games/{online['game']['id']}/decide", content=b"{seq: 1,",
+    response = client.post(f"/api/games/{online['game']['id']}/decide", content=b"{rev: 1,",
                            headers={"Content-Type": "application/json"})
     assert response.status_code == 400
     assert "malformed JSON" in response.json()["error"]
@@ -197,16 +214,16 @@ def test_malformed_json_is_a_400(client: TestClient, online: dict[str, Any]) -> 
 def test_unknown_game_is_a_404(client: TestClient) -> None:
     for response in (client.get("/api/games/0123456789abcdef"),
                      client.post("/api/games/0123456789abcdef/decide",
-                                 json={"token": "x", "seq": 0, "option": "a1"}),
+                                 json={"token": "x", "rev": "1", "option": "a1"}),
                      client.get("/api/games/0123456789abcdef/record")):
-        assert response.status_code == 404
+        assert response.status_code == 404 and response.json()["code"] == "not_found"
         assert "no game with id '0123456789abcdef'" in response.json()["error"]
 
 
 def test_bad_new_game_settings_are_400(client: TestClient) -> None:
-    for body, message in [({"size": 13}, "board size"), ({"mode": "solo"}, "mode must be"),
-                          ({"los": "curved"}, "los must be"), ({"level": "godlike"},
-                                                                "unknown AI level"),
+    for body, message in [({"size": 13}, "board size"), ({"mode": "solo"}, "field 'mode'"),
+                          ({"los": "curved"}, "los"), ({"level": "godlike"},
+                                                         "unknown AI level"),
                           ({"faction": "elves"}, "unknown faction")]:
         response = client.post("/api/games", json=body)
         assert response.status_code == 400, body
@@ -219,28 +236,29 @@ def test_the_finished_game_takes_no_decision(client: TestClient) -> None:
     view = get_view(client, game["id"], token)
     rng = random.Random(5)
     while not view["result"]:
-        view = decide(client, game["id"], token, view["seq"],
+        view = decide(client, game["id"], token, view["rev"],
                       rng.choice(view["decision"]["options"])).json()
-    response = decide(client, game["id"], token, view["seq"], "a1")
+    response = decide(client, game["id"], token, view["rev"], "a1")
     assert response.status_code == 409 and "the game is over" in response.json()["error"]
+    assert response.json()["code"] == "game_over"
 
 
 def test_a_secret_faction_stays_secret(client: TestClient) -> None:
     game = new_game(client, mode="online", seat="key", quick=False)
-    key, skull = token_of(game), invite_token(game)
+    key, skull = token_of(game), invite_token(client, game)
     view = get_view(client, game["id"], key)
     while view["decision"]["kind"] != "faction":
         mover = key if view["decision"]["side"] == "key" else skull
-        view = decide(client, game["id"], mover, view["seq"],
+        view = decide(client, game["id"], mover, view["rev"],
                       get_view(client, game["id"], mover)["decision"]["options"][0]).json()
     assert view["decision"]["side"] == "key"
-    view = decide(client, game["id"], key, view["seq"], "lantern-bearers").json()
+    view = decide(client, game["id"], key, view["rev"], "lantern-bearers").json()
     assert view["position"]["secret_factions"]["key"] == "lantern-bearers"
     for token in (skull, None):
         other = get_view(client, game["id"], token)
         assert other["position"]["secret_factions"]["key"] == "hidden"
         assert "lantern-bearers" not in str(other["log"])
-    assert client.get(f"/api/games/{game['id']}/record").status_code == 409
+    assert client.get(f"/api/games/{game['id']}/record").status_code == 403
 
 
 # ---------------------------------------------------------------------- undo
@@ -250,20 +268,28 @@ def test_hotseat_undo_takes_back_the_last_turn(client: TestClient) -> None:
     start = get_view(client, game["id"], token)
     assert not start["undo"] or start["decision"]["kind"] == "play"
     moves = [o for o in start["decision"]["options"] if o.endswith(":move")]
-    view = decide(client, game["id"], token, start["seq"], moves[0]).json()
+    view = decide(client, game["id"], token, start["rev"], moves[0]).json()
     assert view["undo"]
-    response = client.post(f"/api/games/{game['id']}/undo", json={"token": token})
+    response = client.post(f"/api/games/{game['id']}/undo",
+                           json={"token": token, "rev": view["rev"]})
     assert response.status_code == 200
     back = response.json()
     assert back["seq"] == start["seq"] and back["position"] == start["position"]
+    # A revision is never reused: the one before the undo is stale now, as is the start's.
+    assert back["rev"] not in (start["rev"], view["rev"])
+    again = decide(client, game["id"], token, view["rev"], moves[0])
+    assert again.status_code == 409 and again.json()["rev"] == back["rev"]
 
 
 def test_undo_is_refused_online_and_to_spectators(client: TestClient,
                                                   online: dict[str, Any]) -> None:
     game_id = online["game"]["id"]
-    response = client.post(f"/api/games/{game_id}/undo", json={"token": online["mover"]})
+    rev = online["view"]["rev"]
+    response = client.post(f"/api/games/{game_id}/undo",
+                           json={"token": online["mover"], "rev": rev})
     assert response.status_code == 409 and "only for games on one screen" in response.text
-    response = client.post(f"/api/games/{game_id}/undo", json={})
+    assert response.json()["code"] == "undo_refused"
+    response = client.post(f"/api/games/{game_id}/undo", json={"rev": rev})
     assert response.status_code == 403
 
 
@@ -295,7 +321,7 @@ def test_the_ai_answers_and_the_game_reaches_its_end(client: TestClient) -> None
     token = token_of(game)
     view = wait_for_turn(client, game["id"], token)
     while not view["result"]:
-        response = decide(client, game["id"], token, view["seq"], view["decision"]["options"][0])
+        response = decide(client, game["id"], token, view["rev"], view["decision"]["options"][0])
         assert response.status_code == 200, response.text
         view = wait_for_turn(client, game["id"], token)
     assert any("Skull" in line["en"] for line in view["log"])
@@ -305,27 +331,29 @@ def test_websocket_tells_of_each_change(client: TestClient, online: dict[str, An
     game_id = online["game"]["id"]
     with client.websocket_connect(f"/api/games/{game_id}/ws") as socket:
         first = socket.receive_json()
-        assert first["seq"] == online["view"]["seq"]
-        response = decide(client, game_id, online["mover"], first["seq"],
+        assert first["type"] == "update" and first["rev"] == online["view"]["rev"]
+        response = decide(client, game_id, online["mover"], first["rev"],
                           online["view"]["decision"]["options"][0])
         assert response.status_code == 200
-        assert socket.receive_json()["seq"] == response.json()["seq"]
+        update = socket.receive_json()
+        while update["type"] != "update":  # e.g. a ping
+            update = socket.receive_json()
+        assert (update["seq"], update["rev"]) == (response.json()["seq"],
+                                                  response.json()["rev"])
 
 
 def test_two_simultaneous_submissions_one_is_accepted(tmp_path: Path) -> None:
     manager = Manager(Store(f"sqlite:///{tmp_path / 'race.db'}"), default_content(), 0)
 
     async def race() -> list[Any]:
-        game = manager.create("online", Settings(), seat="key")
+        game = manager.create("hotseat", Settings(), seat="key")
         session = manager.session(game["id"])
-        side = session.state.decision().player
-        token = session.row.tokens[("key", "skull")[side]]
         options = session.state.decision().options
         from reliquary.engine import format_option
         a, b = (format_option(session.state, o) for o in (options[0], options[-1]))
         return list(await asyncio.gather(
-            manager.decide(game["id"], token, session.seq, a),
-            manager.decide(game["id"], token, session.seq, b),
+            manager.decide(game["id"], game["token"], session.rev, a),
+            manager.decide(game["id"], game["token"], session.rev, b),
             return_exceptions=True))
 
     results = asyncio.run(race())
@@ -350,12 +378,13 @@ def test_a_record_loads_and_replays_step_by_step(client: TestClient) -> None:
     assert client.get(f"/api/games/{replay_id}/replay", params={"at": 10**6}).status_code == 400
     bad = client.post("/api/records", json={**game.record(), "turns": [["z9"]]})
     assert bad.status_code == 400 and "cannot be loaded" in bad.json()["error"]
+    assert bad.json()["code"] == "bad_request"
 
 
 def test_replay_waits_for_the_end_of_a_live_game(client: TestClient,
                                                  online: dict[str, Any]) -> None:
     response = client.get(f"/api/games/{online['game']['id']}/replay")
-    assert response.status_code == 409 and "once it is over" in response.json()["error"]
+    assert response.status_code == 403 and "once it is over" in response.json()["error"]
 
 
 def test_rules_page_is_rendered_from_the_specification(client: TestClient) -> None:
@@ -363,7 +392,7 @@ def test_rules_page_is_rendered_from_the_specification(client: TestClient) -> No
     assert "<h1>Reliquary — rules specification</h1>" in html
     assert "<table>" in html and "K-Gale" in html
     assert client.get("/rules").status_code == 200
-    for path in ("/", "/g/abc", "/static/app.js", "/static/cards.js", "/static/style.css"):
+    for path in ("/", "/g/abc", "/static/style.css"):  # (the page's scripts: test_browser)
         assert client.get(path).status_code == 200, path
 
 
@@ -386,13 +415,13 @@ def test_a_thinking_ai_does_not_block_other_games(tmp_path: Path,
         token = token_of(ai_game)
         view = get_view(client, ai_game["id"], token)
         while view["decision"]["mine"]:  # finish the human's turn: the AI's turn comes
-            view = decide(client, ai_game["id"], token, view["seq"],
+            view = decide(client, ai_game["id"], token, view["rev"],
                           view["decision"]["options"][0]).json()
         assert not view["decision"]["mine"]
         other = new_game(client, mode="hotseat")
         started = time.monotonic()
         other_view = get_view(client, other["id"], token_of(other))
-        decide(client, other["id"], token_of(other), other_view["seq"],
+        decide(client, other["id"], token_of(other), other_view["rev"],
                other_view["decision"]["options"][0])
         assert time.monotonic() - started < 1.0
         assert wait_for_turn(client, ai_game["id"], token)["seq"] > view["seq"]
@@ -403,5 +432,5 @@ def test_idle_games_leave_the_cache_and_come_back_from_the_store(tmp_path: Path)
                       max_sessions=2)
     ids = [manager.create("hotseat", Settings())["id"] for _ in range(3)]
     assert list(manager.sessions) == ids[1:]
-    seq = len(manager.store.moves_of(ids[0]))
+    seq = len(manager.store.moves_of(ids[0]) or [])
     assert manager.session(ids[0]).seq == seq and ids[0] in manager.sessions

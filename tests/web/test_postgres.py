@@ -15,11 +15,13 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
 
-from .conftest import free_port
+from .conftest import Server, free_port
+from .test_server_process import killed_server_loses_nothing, undo_fork
 
 PG_URL = os.environ.get("RELIQUARY_TEST_PG")
 pytestmark = pytest.mark.skipif(
@@ -54,7 +56,9 @@ def two_servers() -> Iterator[list[str]]:
 def test_a_game_moves_between_processes_and_races_resolve(two_servers: list[str]) -> None:
     urls = two_servers
     game = httpx.post(f"{urls[0]}/api/games", json={"mode": "online"}).json()
-    tokens = {game["seat"]: game["token"], "skull": game["links"]["invite"].split("?t=")[1]}
+    code = game["links"]["invite"].split("?invite=")[1]
+    claim = httpx.post(f"{urls[1]}/api/games/{game['id']}/claim", json={"invite": code}).json()
+    tokens = {game["seat"]: game["token"], claim["seat"]: claim["token"]}
     rng = random.Random(1)
     for n in range(30):  # each decision through the other process
         url = urls[n % 2]
@@ -66,11 +70,11 @@ def test_a_game_moves_between_processes_and_races_resolve(two_servers: list[str]
         barrier = threading.Barrier(2)
         statuses: list[int] = []
 
-        def submit(url: str, option: str, token: str = token, seq: int = mine["seq"],
+        def submit(url: str, option: str, token: str = token, rev: str = mine["rev"],
                    barrier: threading.Barrier = barrier, statuses: list[int] = statuses) -> None:
             barrier.wait()
             statuses.append(httpx.post(f"{url}/api/games/{game['id']}/decide", json={
-                "token": token, "seq": seq, "option": option}).status_code)
+                "token": token, "rev": rev, "option": option}).status_code)
 
         options = mine["decision"]["options"]
         threads = [threading.Thread(target=submit, args=(u, rng.choice(options)))
@@ -80,3 +84,18 @@ def test_a_game_moves_between_processes_and_races_resolve(two_servers: list[str]
         for thread in threads:
             thread.join()
         assert sorted(statuses) == [200, 409]
+
+
+def test_an_undo_on_one_process_never_forks_the_game_on_another(
+        two_servers: list[str]) -> None:
+    undo_fork(two_servers)
+
+
+def test_a_killed_server_on_postgresql_loses_nothing(tmp_path: Path) -> None:
+    assert PG_URL, "CI must provide a PostgreSQL server through RELIQUARY_TEST_PG"
+    server = Server(tmp_path / "unused.db", free_port(), db_url=PG_URL)
+    server.start()
+    try:
+        killed_server_loses_nothing(server)
+    finally:
+        server.kill()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import click
 
 
@@ -14,7 +16,11 @@ import click
                    "e.g. postgresql+psycopg://user@host/db.")
 @click.option("--ai-delay", default=None, type=float,
               help="Seconds the AI waits before showing each decision [default: 0.25].")
-def serve(host: str, port: int, db_url: str | None, ai_delay: float | None) -> None:
+@click.option("--ai-workers", default=None, type=click.IntRange(min=1),
+              help="AI games thinking at once, each in its own process; more wait in a "
+                   "queue [default: $RELIQUARY_AI_WORKERS or the CPUs less one].")
+def serve(host: str, port: int, db_url: str | None, ai_delay: float | None,
+          ai_workers: int | None) -> None:
     """Play Reliquary in the browser: against the AI, on one screen, or online by link."""
     try:
         import uvicorn
@@ -24,11 +30,19 @@ def serve(host: str, port: int, db_url: str | None, ai_delay: float | None) -> N
         raise click.ClickException(
             f"the web server needs the 'web' extra: pip install 'reliquary[web]' ({err})"
         ) from None
+    if ai_workers is not None:
+        os.environ["RELIQUARY_AI_WORKERS"] = str(ai_workers)
+    os.environ.setdefault("RELIQUARY_AI_PREFORK", "1")  # AI workers ready at the start
     app = create_app(db_url, ai_delay=ai_delay)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     click.echo(f"Reliquary is served: open http://{shown}:{port}/ in your browser "
                "(Ctrl+C stops it; every game is kept in the database)")
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    # Shutdown (Ctrl+C, SIGTERM) closes the WebSockets and kills running AI searches;
+    # the bound on uvicorn's graceful wait keeps a slow request from holding it up.
+    from ..web.capacity import SHUTDOWN_GRACE_S
+
+    uvicorn.run(app, host=host, port=port, log_level="warning",
+                timeout_graceful_shutdown=SHUTDOWN_GRACE_S)
 
 
 COMMANDS: list[click.Command] = [serve]

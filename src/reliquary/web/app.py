@@ -1,17 +1,12 @@
 """The ASGI app: a JSON HTTP API, a WebSocket per game, and the static front end.
 
-API (all JSON; errors are ``{"error": message}`` with a 4xx status):
-
-- ``GET  /api/meta`` — cards, factions, rites, board sizes, AI levels.
-- ``POST /api/games`` — ``{mode: ai|hotseat|online, size, los, first_turn, level, seat,
-  quick, faction}`` → ``{id, token, seat, links}``.
-- ``GET  /api/games/{id}?t=TOKEN`` — the game as that seat (or a spectator) sees it.
-- ``POST /api/games/{id}/decide`` — ``{token, seq, option}``: one decision.
-- ``POST /api/games/{id}/undo`` — ``{token}``: take back your last turn.
-- ``GET  /api/games/{id}/record`` — the game record (the engine's format).
-- ``GET  /api/games/{id}/replay?at=N`` — the game after its first N decisions.
-- ``POST /api/records`` — a game record to replay → ``{id, links}``.
-- ``WS   /api/games/{id}/ws`` — sends ``{"seq": N}`` whenever the game changes.
+The API is documented in docs/web.md and in the OpenAPI schema (``/openapi.json``):
+every request body is a pydantic model (:mod:`reliquary.web.schemas`) and every route
+lists the refusals it can answer. A refusal is ``{"error": message, "code": code}``
+with a 4xx status (503 ``busy`` when the database is); nothing changes on a refusal.
+:class:`reliquary.web.guard.Guard` applies the limits (body size, JSON depth, rate
+limits, WebSocket caps), the JSON-only rule for state-changing requests and the
+security headers before a request reaches a route.
 """
 
 from __future__ import annotations
@@ -19,62 +14,97 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import os
+import time
 from collections.abc import AsyncIterator
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi import FastAPI, Query, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from markdown_it import MarkdownIt
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..ai import LEVELS
 from ..content import default_content
-from ..engine import Content, Settings
+from ..engine import Content
+from .capacity import install as install_capacity
+from .capacity import serve_socket
 from .db import Store
-from .games import Manager, WebError, new_session, view
+from .games import Manager, WebError, new_session, settings_from, view
+from .guard import CREATES, Guard, Limits
+from .pages import router as pages_router
+from .preview import router as preview_router
+from .print_routes import router as print_router
+from .schemas import Claim, Decide, Error, Join, NewGame, Record, Rematch, Undo
 
 STATIC = Path(str(resources.files("reliquary.web") / "static"))
 DEFAULT_DB = "sqlite:///reliquary.sqlite3"
+log = logging.getLogger(__name__)
+#: The ``t`` query parameter: a seat token (none: a spectator).
+SeatToken = Annotated[str | None, Query(max_length=64, description="a seat token")]
+At = Annotated[int | None, Query(ge=0, le=1_000_000, description="decisions to replay")]
 
 
 def create_app(db_url: str | None = None, ai_delay: float | None = None,
-               content: Content | None = None) -> FastAPI:
-    """The app on a database URL (SQLite file by default, or PostgreSQL)."""
+               content: Content | None = None, limits: Limits | None = None) -> FastAPI:
+    """The app on a database URL (SQLite file by default, or PostgreSQL).
+
+    ``limits`` defaults to :meth:`Limits.from_env` (``RELIQUARY_*`` variables)."""
     url = db_url or os.environ.get("RELIQUARY_DB") or DEFAULT_DB
     delay = ai_delay if ai_delay is not None else float(os.environ.get("RELIQUARY_AI_DELAY",
                                                                       "0.25"))
     content = content or default_content()
+    limits = limits or Limits.from_env()
     store = Store(url)
-    manager = Manager(store, content, ai_delay=delay)
+    manager = Manager(store, content, ai_delay=delay,
+                      expire_after=limits.expire_after_s or None)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        manager.resume_all()
-        yield
-        for task in manager.drivers.values():
+        # Resuming and expiring run beside serving: a slow or broken game never holds
+        # up the start.
+        background = [asyncio.create_task(manager.resume_all()),
+                      asyncio.create_task(expire_regularly(manager, limits.expire_after_s))]
+        async with capacity.running():  # AI pool, live updates, clocks; quick stop
+            yield
+        for task in [*background, *manager.drivers.values()]:
             task.cancel()
 
-    app = FastAPI(title="Reliquary", lifespan=lifespan)
+    app = FastAPI(title="Reliquary", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.manager = manager
+    app.state.limits = limits
+    capacity = install_capacity(app, manager, url)  # /api/health, the hint, 503 busy
+    app.add_middleware(Guard, limits=limits)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.include_router(preview_router)  # read-only looks ahead: preview, events
+    app.include_router(pages_router)  # /spec, /api/rulebook
+    app.include_router(print_router)  # /print.pdf, the print-and-play set
 
     @app.exception_handler(WebError)
     async def web_error(_request: Request, err: WebError) -> JSONResponse:
-        return JSONResponse({"error": err.message}, status_code=err.status)
+        return JSONResponse(err.body(), status_code=err.status)
 
-    async def body_of(request: Request) -> dict[str, Any]:
-        raw = await request.body()
-        try:
-            data = json.loads(raw or b"null")
-        except (json.JSONDecodeError, UnicodeDecodeError) as err:
-            raise WebError(400, f"malformed JSON in the request body: {err}") from None
-        if not isinstance(data, dict):
-            raise WebError(400, "the request body must be a JSON object")
-        return data
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(_request: Request, err: RequestValidationError) -> JSONResponse:
+        return JSONResponse({"error": validation_message(err), "code": "bad_request"},
+                            status_code=400)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, err: StarletteHTTPException) -> Response:
+        if err.status_code == 404 and not request.url.path.startswith("/api/"):
+            return HTMLResponse(NOT_FOUND_PAGE, status_code=404)
+        code = {404: "not_found", 405: "bad_request"}.get(err.status_code, "bad_request")
+        message = ("no such API route" if err.status_code == 404
+                   else f"{request.method} is not allowed here" if err.status_code == 405
+                   else str(err.detail))
+        return JSONResponse({"error": message, "code": code}, status_code=err.status_code,
+                            headers=dict(err.headers or {}))
 
     # ------------------------------------------------------------------ pages
     for route in ("/", "/g/{game_id}", "/replay/{game_id}"):
@@ -94,64 +124,83 @@ def create_app(db_url: str | None = None, ai_delay: float | None = None,
         return meta_of(content)
 
     # ------------------------------------------------------------------ games
-    @app.post("/api/games", status_code=201)
-    async def create(request: Request) -> dict[str, Any]:
-        data = await body_of(request)
+    @app.post("/api/games", status_code=201, responses=refusals(400, 413, 415, 429))
+    async def create(body: NewGame) -> dict[str, Any]:
+        """A new game: against the AI, hot-seat, or online (with an invite link)."""
         try:
-            settings = Settings(size=data.get("size", 8), los=data.get("los", "geometric"),
-                                first_turn=data.get("first_turn", "no_damage"))
-            if settings.size not in content.sizes:
-                raise ValueError(f"board size must be {min(content.sizes)} to "
-                                 f"{max(content.sizes)}, not {settings.size}")
+            settings = settings_from(body.settings(), content)
         except ValueError as err:
             raise WebError(400, str(err)) from None
-        level = data.get("level") or next(iter(LEVELS))
-        return manager.create(str(data.get("mode", "ai")), settings, level=str(level),
-                              seat=str(data.get("seat", "key")),
-                              quick=bool(data.get("quick", True)),
-                              faction=data.get("faction") or None)
+        return manager.create(body.mode, settings, level=body.level or next(iter(LEVELS)),
+                              seat=body.seat, quick=body.quick, faction=body.faction,
+                              public=body.public,
+                              clock=body.clock.model_dump() if body.clock else None)
 
-    @app.get("/api/games/{game_id}")
-    async def get_game(game_id: str, t: str | None = None) -> dict[str, Any]:
-        session = manager.session(game_id)
+    @app.get("/api/lobby")
+    def lobby() -> dict[str, Any]:
+        """Public online games waiting for a second player."""
+        return {"games": manager.lobby()}
+
+    @app.get("/api/games/{game_id}", responses=refusals(400, 403, 404, 410, 503))
+    async def get_game(game_id: str, t: SeatToken = None) -> dict[str, Any]:
+        """The game as the seat of token ``t`` sees it (no token: as a spectator)."""
+        session = await manager.asession(game_id)
         seats = session.seats_of(t)
         if seats is None:
             raise WebError(403, "this token does not belong to this game")
         manager.kick(game_id)  # an AI turn left over (another process, a failure) goes on
-        return view(session, seats)
+        return view(session, seats, token=t)
 
-    @app.post("/api/games/{game_id}/decide")
-    async def decide(game_id: str, request: Request) -> dict[str, Any]:
-        manager.session(game_id)  # 404 before looking at the body
-        data = await body_of(request)
-        for key in ("token", "seq", "option"):
-            if key not in data:
-                raise WebError(400, f"missing field {key!r}: send token, seq and option")
-        session = await manager.decide(game_id, data["token"], data["seq"], data["option"])
-        return view(session, session.seats_of(data["token"]) or frozenset())
+    @app.post("/api/games/{game_id}/decide",
+              responses=refusals(400, 403, 404, 409, 410, 413, 415, 422, 503))
+    async def decide(game_id: str, body: Decide) -> dict[str, Any]:
+        """One decision, answering the view at revision ``rev``."""
+        session = await manager.decide(game_id, body.token, body.rev, body.option)
+        return view(session, session.seats_of(body.token) or frozenset(), token=body.token)
 
-    @app.post("/api/games/{game_id}/undo")
-    async def undo(game_id: str, request: Request) -> dict[str, Any]:
-        manager.session(game_id)
-        data = await body_of(request)
-        session = await manager.undo(game_id, data.get("token"))
-        return view(session, session.seats_of(data.get("token")) or frozenset())
+    @app.post("/api/games/{game_id}/undo",
+              responses=refusals(400, 403, 404, 409, 410, 413, 415, 503))
+    async def undo(game_id: str, body: Undo) -> dict[str, Any]:
+        """Take back the last turn (against the AI: with the AI's reply)."""
+        session = await manager.undo(game_id, body.token, body.rev)
+        return view(session, session.seats_of(body.token) or frozenset(), token=body.token)
 
-    @app.get("/api/games/{game_id}/record")
+    @app.post("/api/games/{game_id}/claim",
+              responses=refusals(400, 403, 404, 409, 410, 413, 415, 503))
+    async def claim(game_id: str, body: Claim) -> dict[str, Any]:
+        """The guest's first visit: the invite becomes the guest's own seat token."""
+        return manager.claim(game_id, body.invite)
+
+    @app.post("/api/games/{game_id}/join",
+              responses=refusals(400, 403, 404, 409, 410, 413, 415, 503))
+    async def join(game_id: str, _body: Join) -> dict[str, Any]:
+        """Take the open seat of a public game (from the lobby)."""
+        return manager.claim(game_id, None)
+
+    @app.post("/api/games/{game_id}/rematch", status_code=201,
+              responses=refusals(400, 403, 404, 409, 410, 413, 415, 429, 503))
+    async def rematch(game_id: str, body: Rematch) -> dict[str, Any]:
+        """A new game with the same settings after a finished one."""
+        return manager.rematch(game_id, body.token)
+
+    @app.get("/api/games/{game_id}/record", responses=refusals(403, 404, 410, 503))
     def record(game_id: str) -> Response:
+        """The game record (the engine's format), as a download."""
         session = manager.session(game_id)
         if any(f is not None for f in session.state.secret_faction):
-            raise WebError(409, "a faction is being chosen in secret: the record is "
+            raise WebError(403, "a faction is being chosen in secret: the record is "
                                 "available once both are revealed")
         body = json.dumps(session.game.record(), indent=1)
         return Response(body, media_type="application/json", headers={
             "Content-Disposition": f'attachment; filename="reliquary-{game_id}.json"'})
 
-    @app.get("/api/games/{game_id}/replay")
-    def replay_at(game_id: str, at: int | None = None) -> dict[str, Any]:
+    @app.get("/api/games/{game_id}/replay", responses=refusals(400, 403, 404, 410, 503))
+    def replay_at(game_id: str, at: At = None
+                  ) -> dict[str, Any]:
+        """A finished game after its first ``at`` decisions (all of them by default)."""
         session = manager.session(game_id)
         if session.row.mode != "replay" and not session.state.is_terminal:
-            raise WebError(409, "a game can be replayed once it is over")
+            raise WebError(403, "a game can be replayed once it is over")
         tokens = [e.token for e in session.game.history]
         total = len(tokens)
         at = total if at is None else at
@@ -164,35 +213,130 @@ def create_app(db_url: str | None = None, ai_delay: float | None = None,
         out["final_result_text"] = view(session, frozenset())["result_text"]
         return out
 
-    @app.post("/api/records", status_code=201)
-    async def load_record(request: Request) -> dict[str, Any]:
-        data = await body_of(request)
-        return manager.load_record(data)
+    @app.post("/api/records", status_code=201, responses=refusals(400, 413, 415, 429))
+    async def load_record(body: Record) -> dict[str, Any]:
+        """A finished game's record to replay (checked decision by decision)."""
+        return manager.load_record(body.model_dump())
 
     # ------------------------------------------------------------------ live updates
     @app.websocket("/api/games/{game_id}/ws")
     async def live(socket: WebSocket, game_id: str) -> None:
-        await socket.accept()
-        try:
-            session = manager.session(game_id)
-        except WebError as err:
-            await socket.send_json({"error": err.message})
-            await socket.close(code=4404)
-            return
-        sent = -1
-        try:
-            while True:
-                waiter = manager.waiter(game_id)
-                session = manager.session(game_id)  # also sees other processes' moves
-                if session.seq != sent:
-                    sent = session.seq
-                    await socket.send_json({"seq": sent, "over": session.state.is_terminal})
-                with contextlib.suppress(asyncio.TimeoutError):
-                    await asyncio.wait_for(waiter.wait(), timeout=2.0)
-        except (WebSocketDisconnect, RuntimeError):
-            return
+        # Ends when the client goes away, idles, or the server stops (reliquary.web.live).
+        await serve_socket(capacity, socket, game_id)
 
+    document_refusals(app)
     return app
+
+
+#: What each refusal status means, for the OpenAPI schema.
+REFUSALS = {
+    400: "bad request: malformed JSON, a missing or wrong field, bad settings, JSON "
+         "nested too deep (code bad_request)",
+    403: "a token of no seat of this game, a spectator acting, a private game without "
+         "its invite, a secret not yet revealed (code forbidden)",
+    404: "no such game (code not_found)",
+    409: "stale revision (code stale, with the current rev), not your turn "
+         "(not_your_turn), the game is over (game_over), undo refused (undo_refused), "
+         "invite already used (invite_used)",
+    410: "the game expired or was quarantined because it does not load (code gone)",
+    413: "the request body is too large (code too_large)",
+    415: "the request is not application/json (code unsupported_media_type)",
+    422: "an option that is not legal now (code illegal_option)",
+    429: "too many new games from this client (code rate_limited; Retry-After)",
+    503: "the database is busy: nothing was done, try again (code busy)",
+}
+NOT_FOUND_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Not found · Reliquary</title><link rel="stylesheet" href="/static/style.css"></head>
+<body><main class="not-found"><h1>Page not found</h1>
+<p>There is no page at this address. · No hay ninguna página en esta dirección.</p>
+<p><a href="/">Reliquary: new game · partida nueva</a></p></main></body></html>
+"""
+
+
+def document_refusals(app: FastAPI) -> None:
+    """Make the OpenAPI schema list, on every API operation, the refusals that shared
+    code answers for it: 400 (a bad parameter or body: the validation handler),
+    403/404/410/503 on a game's routes (its token, the store), 413/415 on POSTs and 429
+    on creations (:class:`Guard`), all in the error format. FastAPI's default 422
+    (never answered for validation here) is documented in the error format too."""
+    build = app.openapi
+    error = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema:
+            return app.openapi_schema
+        schema = build()
+        schema.setdefault("components", {}).setdefault("schemas", {})["Error"] = \
+            Error.model_json_schema(ref_template="#/components/schemas/{model}")
+        for path, operations in schema.get("paths", {}).items():
+            if not path.startswith("/api/"):
+                continue
+            for method, operation in operations.items():
+                statuses = {400, 422}
+                if "{game_id}" in path:
+                    statuses |= {403, 404, 410, 503}
+                if method == "post":
+                    statuses |= {413, 415}
+                if CREATES.match(path):
+                    statuses.add(429)
+                answers = operation.setdefault("responses", {})
+                for status in sorted(statuses):
+                    answer = answers.setdefault(str(status),
+                                                {"description": REFUSALS[status]})
+                    documented = json.dumps(answer.get("content", {}))
+                    if "content" not in answer or "HTTPValidationError" in documented:
+                        answer["content"] = error
+        return schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
+def refusals(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The ``responses=`` of a route: the refusals it can answer, in the error format."""
+    return {status: {"model": Error, "description": REFUSALS[status]} for status in statuses}
+
+
+def validation_message(err: RequestValidationError) -> str:
+    """A refused body or parameter in words: which field, what is wrong (never the
+    value sent, which may be huge)."""
+    parts = []
+    for problem in err.errors()[:3]:
+        loc = [str(x) for x in problem.get("loc", ())]
+        kind = problem.get("type", "")
+        if kind == "json_invalid":
+            parts.append("malformed JSON in the request body")
+            continue
+        if loc and loc[0] in ("body", "query", "path"):
+            where = "request body" if len(loc) == 1 else \
+                ("field " if loc[0] == "body" else f"{loc[0]} parameter ") + repr(".".join(loc[1:]))
+        else:
+            where = ".".join(loc) or "request"
+        if loc == ["body"] and kind in ("model_attributes_type", "dict_type", "model_type"):
+            parts.append("the request body must be a JSON object")
+        elif kind == "missing":
+            parts.append(f"missing {where}")
+        elif kind == "extra_forbidden":
+            parts.append(f"unknown {where}")
+        else:
+            parts.append(f"{where}: {problem.get('msg', 'invalid')}")
+    more = len(err.errors()) - 3
+    return "; ".join(parts) + (f" (and {more} more)" if more > 0 else "")
+
+
+async def expire_regularly(manager: Manager, after_s: float) -> None:
+    """Mark unfinished games untouched for ``after_s`` seconds expired, now and then."""
+    if not after_s:
+        return
+    while True:
+        try:
+            count = await asyncio.to_thread(manager.store.expire, time.time() - after_s)
+            if count:
+                log.info("%d untouched unfinished games expired", count)
+        except Exception:  # a busy database: next time
+            log.warning("expiring untouched games failed", exc_info=True)
+        await asyncio.sleep(min(max(after_s / 4, 1.0), 3600.0))
 
 
 @cache

@@ -2,50 +2,93 @@
 
 SQLite in a file by default; any SQLAlchemy URL works, PostgreSQL included
 (``postgresql+psycopg://user:pass@host/db``). Each decision is one row keyed by
-(game, index): the primary key makes a second writer of the same index fail, which
-is what keeps two simultaneous submissions (even from two server processes) from
-both being accepted.
+(game, index). The game row holds a *revision* ``rev``: every write of the history
+(decisions stored, an undo) is one transaction that first moves ``rev`` on with a
+conditional ``UPDATE … WHERE rev = :expected``. A writer whose view of the game is not
+the stored one updates no row and is refused (:class:`StaleError`), so two processes
+can never build one history on two different pasts, and a revision, once passed, never
+names another history (undo increments it too). A seat claimed and a rematch linked
+move it on as well, so every change of what a view shows is a new revision.
+``undos`` counts take-backs: a cached game whose ``undos`` matches may catch up by
+appending; otherwise it is rebuilt.
 """
 
 from __future__ import annotations
 
+import functools
 import json
+import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import (
     Column,
     Float,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
     Table,
     Text,
+    and_,
+    bindparam,
     create_engine,
+    delete,
     event,
-    func,
     insert,
+    inspect,
     select,
     text,
     update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 metadata = MetaData()
+#: How long a SQLite write waits for another writer's lock before the request is
+#: answered 503 busy (``RELIQUARY_DB_BUSY_MS``).
+def _busy_timeout_ms() -> int:
+    raw = os.environ.get("RELIQUARY_DB_BUSY_MS", "5000")
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ValueError(f"RELIQUARY_DB_BUSY_MS must be whole milliseconds, not {raw!r}") \
+            from None
+    if value < 0:
+        raise ValueError(f"RELIQUARY_DB_BUSY_MS must not be negative, not {value}")
+    return value
+
+
+BUSY_TIMEOUT_MS = _busy_timeout_ms()
+T = TypeVar("T")
+
+#: Values of ``games.status``: in play (or finished), expired untouched, or quarantined
+#: because its stored history does not replay.
+ACTIVE, EXPIRED, QUARANTINED = "active", "expired", "quarantined"
 
 games = Table(
     "games", metadata,
     Column("id", String(32), primary_key=True),
     Column("created", Float, nullable=False),
     Column("mode", String(16), nullable=False),        # ai, hotseat, online, replay
-    Column("settings", Text, nullable=False),          # JSON: size, los, first_turn, round_cap
-    Column("options", Text, nullable=False),           # JSON: ai level/seat, setup, seed…
+    Column("settings", Text, nullable=False),          # JSON: the engine's Settings.as_dict
+    Column("options", Text, nullable=False),           # JSON: ai level/seat, creator, clock…
     Column("tokens", Text, nullable=False),            # JSON: role -> secret token
     Column("finished", Integer, nullable=False, default=0),
+    Column("rev", Integer, nullable=False, server_default="0"),    # moves on at each write
+    Column("undos", Integer, nullable=False, server_default="0"),  # take-backs so far
+    Column("seq", Integer, nullable=False, server_default="0"),    # decisions stored
+    Column("touched", Float, nullable=False, server_default="0"),  # last write (epoch s)
+    Column("status", String(16), nullable=False, server_default=ACTIVE),
+    Column("problem", Text, nullable=True),            # why it was quarantined
+    Column("public", Integer, nullable=False, server_default="0"),  # listed in the lobby
+    Column("open_seat", String(8), nullable=True),     # the side awaiting its guest
+    Column("rematch", Text, nullable=True),            # JSON: the rematch game and its links
 )
+Index("games_expiry", games.c.status, games.c.finished, games.c.touched)
 
 moves = Table(
     "moves", metadata,
@@ -57,18 +100,41 @@ moves = Table(
 )
 
 
-class DuplicateMoveError(Exception):
-    """Another writer already stored a decision at this index (a stale submission)."""
+class StaleError(Exception):
+    """The game's stored revision is not the one the writer started from."""
+
+
+#: The former name: a second writer of a decision index is a stale writer.
+DuplicateMoveError = StaleError
 
 
 @dataclass
 class GameRow:
+    """A game as stored, without its decisions."""
+
     id: str
     mode: str
     settings: dict[str, Any]
     options: dict[str, Any]
     tokens: dict[str, str]
     finished: bool
+    rev: int = 0
+    undos: int = 0
+    seq: int = 0
+    created: float = 0.0
+    touched: float = 0.0
+    status: str = ACTIVE
+    problem: str | None = None
+    public: bool = False
+    open_seat: str | None = None
+    rematch: str | None = None
+
+
+def _row(r: Any) -> GameRow:
+    return GameRow(r.id, r.mode, json.loads(r.settings), json.loads(r.options),
+                   json.loads(r.tokens), bool(r.finished), int(r.rev), int(r.undos),
+                   int(r.seq), float(r.created), float(r.touched), str(r.status), r.problem,
+                   bool(r.public), r.open_seat, r.rematch)
 
 
 class Store:
@@ -77,6 +143,13 @@ class Store:
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine: Engine = create_engine(url, future=True)
+        # Writes run in worker threads (:meth:`run`), never on the event loop: a held
+        # SQLite lock then stalls only the write that waits for it. SQLite takes one
+        # writer at a time anyway, so one thread (no lock contention among our own
+        # writes); PostgreSQL overlaps several.
+        self._writers = 1 if self.engine.dialect.name == "sqlite" else 8
+        self._limiter: Any = None
+        self._read_limiter: Any = None
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
         with self.engine.begin() as conn:
@@ -84,68 +157,200 @@ class Store:
                 # Several processes starting at once: one creates the tables, the rest wait.
                 conn.execute(text("SELECT pg_advisory_xact_lock(72201)"))
             metadata.create_all(conn)
+            _upgrade(conn)
 
+    async def read(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)``, a read: on SQLite at once (WAL reads never wait for a writer, and
+        take less time than a thread hand-off); on a database server in a worker thread,
+        so that its network round trip does not hold up the event loop."""
+        if self.engine.dialect.name == "sqlite":
+            return fn(*args)
+        import anyio
+
+        if self._read_limiter is None:
+            self._read_limiter = anyio.CapacityLimiter(8)
+        return await anyio.to_thread.run_sync(functools.partial(fn, *args),
+                                              limiter=self._read_limiter)
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` (a write of this store) in a worker thread, off the event loop."""
+        import anyio
+
+        if self._limiter is None:
+            self._limiter = anyio.CapacityLimiter(self._writers)
+        return await anyio.to_thread.run_sync(functools.partial(fn, *args),
+                                              limiter=self._limiter)
+
+    # ------------------------------------------------------------------ games
     def create_game(self, game_id: str, mode: str, settings: dict[str, Any],
-                    options: dict[str, Any], tokens: dict[str, str]) -> None:
+                    options: dict[str, Any], tokens: dict[str, str],
+                    entries: list[tuple[str, int]] | None = None, finished: bool = False,
+                    *, public: bool = False, open_seat: str | None = None) -> int:
+        """Store a new game and its first decisions in one transaction; its revision."""
+        now = time.time()
+        entries = entries or []
         with self.engine.begin() as conn:
             conn.execute(insert(games).values(
-                id=game_id, created=time.time(), mode=mode, settings=json.dumps(settings),
-                options=json.dumps(options), tokens=json.dumps(tokens), finished=0))
+                id=game_id, created=now, mode=mode, settings=json.dumps(settings),
+                options=json.dumps(options), tokens=json.dumps(tokens),
+                finished=int(finished), rev=1, undos=0, seq=len(entries), touched=now,
+                status=ACTIVE, public=int(public), open_seat=open_seat))
+            _insert_moves(conn, game_id, 0, entries, now)
+        return 1
 
     def get_game(self, game_id: str) -> GameRow | None:
+        """The game row (revision, tokens, status …), or None for an unknown id."""
         with self.engine.connect() as conn:
-            row = conn.execute(select(games).where(games.c.id == game_id)).first()
-        if row is None:
-            return None
-        return GameRow(row.id, row.mode, json.loads(row.settings), json.loads(row.options),
-                       json.loads(row.tokens), bool(row.finished))
+            row = conn.execute(_GET_GAME, {"b_id": game_id}).first()
+        return None if row is None else _row(row)
 
-    def moves_of(self, game_id: str, start: int = 0) -> list[tuple[str, int]]:
-        """The stored decisions of a game from index ``start``, in order."""
+    def delete_game(self, game_id: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(delete(moves).where(moves.c.game_id == game_id))
+            conn.execute(delete(games).where(games.c.id == game_id))
+
+    # ------------------------------------------------------------------ decisions
+    def moves_of(self, game_id: str, start: int = 0,
+                 rev: int | None = None) -> list[tuple[str, int]] | None:
+        """The stored decisions of a game from index ``start``, in order.
+
+        With ``rev``, None when the game's revision is no longer ``rev`` (one query:
+        the rows and the revision come from one snapshot)."""
+        joined = games.outerjoin(moves, and_(moves.c.game_id == games.c.id,
+                                             moves.c.idx >= start))
+        query = (select(games.c.rev, moves.c.token, moves.c.player).select_from(joined)
+                 .where(games.c.id == game_id).order_by(moves.c.idx))
         with self.engine.connect() as conn:
-            rows = conn.execute(
-                select(moves.c.token, moves.c.player)
-                .where(moves.c.game_id == game_id, moves.c.idx >= start)
-                .order_by(moves.c.idx)).all()
-        return [(r.token, r.player) for r in rows]
+            rows = conn.execute(query).all()
+        if rev is not None and (not rows or any(r.rev != rev for r in rows)):
+            return None
+        return [(r.token, r.player) for r in rows if r.token is not None]
 
     def count_moves(self, game_id: str) -> int:
-        with self.engine.connect() as conn:
-            return int(conn.execute(select(func.count()).select_from(moves)
-                                    .where(moves.c.game_id == game_id)).scalar_one())
+        row = self.get_game(game_id)
+        return 0 if row is None else row.seq
 
-    def add_moves(self, game_id: str, start: int, entries: list[tuple[str, int]],
-                  finished: bool) -> None:
-        """Store decisions at indexes ``start``…, all or none.
+    def add_moves(self, game_id: str, rev: int, start: int, entries: list[tuple[str, int]],
+                  finished: bool) -> int:
+        """Store decisions at indexes ``start``… if the game is still at revision ``rev``.
 
-        Raises :class:`DuplicateMoveError` if one of those indexes is already taken.
-        """
+        All or none; returns the new revision. Raises :class:`StaleError` when another
+        writer moved the game on (or already holds one of those indexes)."""
         now = time.time()
         try:
             with self.engine.begin() as conn:
-                if entries:
-                    conn.execute(insert(moves), [
-                        {"game_id": game_id, "idx": start + i, "token": token,
-                         "player": player, "created": now}
-                        for i, (token, player) in enumerate(entries)])
-                if finished:
-                    conn.execute(update(games).where(games.c.id == game_id)
-                                 .values(finished=1))
+                moved = conn.execute(_ADVANCE, {
+                    "b_id": game_id, "b_rev": rev, "b_start": start,
+                    "b_seq": start + len(entries), "b_finished": int(finished), "b_now": now})
+                if moved.rowcount != 1:
+                    raise StaleError(f"game {game_id} is no longer at revision {rev}")
+                _insert_moves(conn, game_id, start, entries, now)
         except IntegrityError:
-            raise DuplicateMoveError(f"decision {start} of game {game_id} is taken") from None
+            raise StaleError(f"decision {start} of game {game_id} is taken") from None
+        return rev + 1
 
-    def truncate(self, game_id: str, keep: int) -> None:
-        """Delete the decisions from index ``keep`` on (undo)."""
+    def truncate(self, game_id: str, rev: int, keep: int) -> int:
+        """Delete the decisions from index ``keep`` on (undo) if still at ``rev``."""
         with self.engine.begin() as conn:
-            conn.execute(moves.delete().where(moves.c.game_id == game_id,
-                                              moves.c.idx >= keep))
-            conn.execute(update(games).where(games.c.id == game_id).values(finished=0))
+            moved = conn.execute(
+                update(games).where(games.c.id == game_id, games.c.rev == rev,
+                                    games.c.status == ACTIVE)
+                .values(rev=games.c.rev + 1, undos=games.c.undos + 1, seq=keep, finished=0,
+                        touched=time.time()))
+            if moved.rowcount != 1:
+                raise StaleError(f"game {game_id} is no longer at revision {rev}")
+            conn.execute(delete(moves).where(moves.c.game_id == game_id, moves.c.idx >= keep))
+        return rev + 1
 
-    def unfinished_ids(self) -> list[str]:
+    # ------------------------------------------------------------------ seats, rematches
+    def claim_seat(self, game_id: str, old_tokens: dict[str, str],
+                   new_tokens: dict[str, str]) -> bool:
+        """Give the open seat its token, once: False if someone claimed it first."""
+        with self.engine.begin() as conn:
+            moved = conn.execute(
+                update(games).where(games.c.id == game_id, games.c.open_seat.is_not(None),
+                                    games.c.tokens == json.dumps(old_tokens))
+                .values(tokens=json.dumps(new_tokens), open_seat=None, touched=time.time(),
+                        rev=games.c.rev + 1))  # the views change: watchers look again
+        return moved.rowcount == 1
+
+    def set_rematch(self, game_id: str, rematch_id: str) -> bool:
+        """Link a finished game to its rematch, once: False if one is linked already."""
+        with self.engine.begin() as conn:
+            moved = conn.execute(update(games).where(games.c.id == game_id,
+                                                     games.c.rematch.is_(None))
+                                 .values(rematch=rematch_id, rev=games.c.rev + 1))
+        return moved.rowcount == 1
+
+    def lobby(self, touched_after: float, limit: int = 50) -> list[GameRow]:
+        """Public online games waiting for a guest, newest first."""
         with self.engine.connect() as conn:
-            rows = conn.execute(select(games.c.id).where(games.c.finished == 0,
-                                                         games.c.mode == "ai")).all()
+            rows = conn.execute(
+                select(games).where(games.c.public == 1, games.c.open_seat.is_not(None),
+                                    games.c.status == ACTIVE, games.c.finished == 0,
+                                    games.c.touched >= touched_after)
+                .order_by(games.c.created.desc()).limit(limit)).all()
+        return [_row(r) for r in rows]
+
+    # ------------------------------------------------------------------ housekeeping
+    def quarantine(self, game_id: str, problem: str) -> None:
+        """Take a game that does not replay out of play, saying why."""
+        with self.engine.begin() as conn:
+            conn.execute(update(games).where(games.c.id == game_id)
+                         .values(status=QUARANTINED, problem=problem[:2000]))
+
+    def expire(self, touched_before: float, game_id: str | None = None) -> int:
+        """Mark unfinished games untouched since ``touched_before`` expired; how many."""
+        where = [games.c.status == ACTIVE, games.c.finished == 0,
+                 games.c.touched < touched_before]
+        if game_id is not None:
+            where.append(games.c.id == game_id)
+        with self.engine.begin() as conn:
+            return int(conn.execute(update(games).where(*where)
+                                    .values(status=EXPIRED)).rowcount)
+
+    def unfinished_ids(self, touched_after: float = 0.0) -> list[str]:
+        """Unfinished games against the AI still in play (to resume after a restart)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(games.c.id).where(
+                games.c.finished == 0, games.c.mode == "ai", games.c.status == ACTIVE,
+                games.c.touched >= touched_after)).all()
         return [r.id for r in rows]
+
+
+# The statements of the decision path, built once: building a statement costs more
+# than running it on SQLite (issue 7's throughput).
+_GET_GAME = select(games).where(games.c.id == bindparam("b_id"))
+_ADVANCE = (update(games)
+            .where(games.c.id == bindparam("b_id"), games.c.rev == bindparam("b_rev"),
+                   games.c.seq == bindparam("b_start"), games.c.status == ACTIVE)
+            .values(rev=games.c.rev + 1, seq=bindparam("b_seq"),
+                    finished=bindparam("b_finished"), touched=bindparam("b_now")))
+_INSERT_MOVES = insert(moves)
+
+
+def _insert_moves(conn: Connection, game_id: str, start: int,
+                  entries: list[tuple[str, int]], now: float) -> None:
+    if entries:
+        conn.execute(_INSERT_MOVES, [
+            {"game_id": game_id, "idx": start + i, "token": token, "player": player,
+             "created": now} for i, (token, player) in enumerate(entries)])
+
+
+def _upgrade(conn: Connection) -> None:
+    """Add the columns a database made by an older version lacks (and fill them)."""
+    have = {c["name"] for c in inspect(conn).get_columns("games")}
+    missing = [c for c in games.columns if c.name not in have]
+    for column in missing:
+        kind = column.type.compile(dialect=conn.dialect)
+        default = getattr(column.server_default, "arg", None)
+        clause = f" NOT NULL DEFAULT '{default}'" if default is not None else ""
+        conn.execute(text(f"ALTER TABLE games ADD COLUMN {column.name} {kind}{clause}"))
+    if missing:
+        conn.execute(text("UPDATE games SET touched = created, seq = (SELECT count(*) FROM "
+                          "moves WHERE moves.game_id = games.id)"))
+    for index in games.indexes:
+        index.create(conn, checkfirst=True)
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -153,5 +358,5 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
     cursor.close()

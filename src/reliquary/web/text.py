@@ -25,10 +25,12 @@ PREVENTED = {
 }
 REASON = {
     "en": {"hero_killed": "the enemy Hero was killed", "relic_home": "the relic was brought home",
-           "vigil": "the Vigil reached 0", "round_cap": "the round limit was reached"},
+           "vigil": "the Vigil reached 0", "round_cap": "the round limit was reached",
+           "timeout": "the opponent ran out of time", "resign": "the opponent resigned"},
     "es": {"hero_killed": "el Héroe enemigo fue abatido",
            "relic_home": "la Reliquia llegó a casa",
-           "vigil": "la Vigilia llegó a 0", "round_cap": "se alcanzó el límite de rondas"},
+           "vigil": "la Vigilia llegó a 0", "round_cap": "se alcanzó el límite de rondas",
+           "timeout": "el rival se quedó sin tiempo", "resign": "el rival abandonó"},
 }
 
 

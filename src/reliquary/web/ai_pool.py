@@ -1,0 +1,522 @@
+"""The AI of the web game, thinking in a pool of worker processes.
+
+Why processes: a search is pure Python, so in threads of the web process it holds the
+GIL and slows every other request (issue 7: four ``hard`` games pushed a hot-seat
+game's p99 from 10 ms to 1 s). Here each search runs in a worker process of a
+:class:`~concurrent.futures.ProcessPoolExecutor` (``spawn`` context: no forked copy of
+the server's sockets, threads or database connections), and the event loop only
+awaits its future.
+
+The workers run at a lower CPU priority (``RELIQUARY_AI_NICE``, default 10): when
+the CPUs are short, requests go first and searches wait.
+
+Bounded: at most ``max_thinking`` searches (AI turns and hints) run at once, one per
+worker; the rest wait in a first-come queue whose positions the game view shows
+(:meth:`AIPool.status`). A search whose game was undone meanwhile still holds its
+slot until its deadline, so the bound is on CPU, not on requests.
+
+One agent per game: the worker plans the AI's whole turn at its first decision (the
+planning agents' line, :meth:`~reliquary.ai.planning.PlanningAgent.plan`) and returns
+it as option tokens; the server keeps that plan, keyed by the position each option
+expects (as :class:`~reliquary.ai.planning.PlanningAgent` does in one process), and
+plays it decision by decision with the display delay. It thinks again only when the
+position differs from the plan's (after a die roll, an undo, another process's move),
+with what is left of the turn's budget, so a turn costs the level's budget once —
+not once per decision. Setup choices and forced decisions are taken in the web process
+(they cost microseconds).
+
+Position keys come from :func:`~reliquary.ai.position_key`, which uses Python's
+``hash`` (salted per process), so they are computed here, never in a worker.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import multiprocessing
+import os
+import random
+import signal
+import time
+import weakref
+from collections import OrderedDict
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..ai import LEVELS, get_agent, position_key
+from ..ai.planning import PlanningAgent, setup_choice
+from ..engine import (
+    SETUP_KINDS,
+    Content,
+    GameOverError,
+    IllegalOptionError,
+    NotationError,
+    Option,
+    State,
+    format_option,
+    parse_option,
+    position_from_dict,
+    position_to_dict,
+)
+
+#: Seconds a hint may think (``RELIQUARY_HINT_SECONDS``).
+DEFAULT_HINT_SECONDS = 1.0
+
+
+def default_max_thinking() -> int:
+    """``RELIQUARY_AI_WORKERS``, or one fewer than the CPUs (at least 1)."""
+    raw = os.environ.get("RELIQUARY_AI_WORKERS")
+    if raw:
+        try:
+            value = int(raw)
+        except ValueError:
+            raise ValueError(f"RELIQUARY_AI_WORKERS must be a whole number, not {raw!r}") from None
+        if value < 1:
+            raise ValueError(f"RELIQUARY_AI_WORKERS must be at least 1, not {value}")
+        return value
+    return max(1, (os.cpu_count() or 2) - 1)
+
+
+def _env_seconds(name: str, default: float) -> float:
+    """A non-negative number from the environment, with a message naming it if not."""
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ValueError(f"{name} must be a number, not {raw!r}") from None
+    if value < 0:
+        raise ValueError(f"{name} must not be negative, not {value:g}")
+    return value
+
+
+def level_budget(level: str) -> float | None:
+    """The seconds per turn a level thinks, or None for levels without a time budget."""
+    _, budget = LEVELS.get(level, ("", {}))
+    seconds = budget.get("time")
+    return float(seconds) if seconds is not None else None
+
+
+def squash(points: float) -> float:
+    """Evaluation points (positive: good) to [-1, 1] for the evaluation bar: the same
+    scale as the hints (:func:`reliquary.ai.hint.squash`), ±1 for a proven result."""
+    from ..ai.hint import squash as hint_squash
+
+    return hint_squash(points)
+
+
+# ---------------------------------------------------------------------- in the workers
+_WORKER_CONTENT: Content | None = None
+
+
+def _init_worker(content: Content, nice: int) -> None:
+    """Worker start: keep the content; leave Ctrl+C to the server, which stops us; and
+    yield the CPU to the web process when they compete (a search is background work,
+    a request is someone waiting)."""
+    global _WORKER_CONTENT
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if nice and hasattr(os, "nice"):
+        with contextlib.suppress(OSError):
+            os.nice(nice)
+    _WORKER_CONTENT = content
+
+
+def _ready() -> bool:
+    """A no-op run in each worker at start (:meth:`AIPool.warm`)."""
+    return _WORKER_CONTENT is not None
+
+
+def _state_of(position: dict[str, Any]) -> State:
+    assert _WORKER_CONTENT is not None, "the worker was started without content"
+    return position_from_dict(position, _WORKER_CONTENT)
+
+
+def _tokens(state: State, line: list[Option]) -> list[str]:
+    """The line as tokens, each named on the position it is played on; it stops where
+    the player's consecutive decisions stop (chance, the opponent, the end)."""
+    out: list[str] = []
+    s = state.clone()
+    me = s.current_player
+    for option in line:
+        if s.is_terminal or s.is_chance or s.current_player != me \
+                or option not in s.legal_options():
+            break
+        out.append(format_option(s, option))
+        s.apply(option)
+    return out
+
+
+def think_in_worker(position: dict[str, Any], level: str, seed: int,
+                    seconds: float | None) -> dict[str, Any]:
+    """Plan the AI's turn from ``position`` (runs in a worker process).
+
+    Returns ``{"line": [tokens], "value": in [-1, 1] for the thinker or None,
+    "seconds", "nodes"}``; ``line`` is never empty.
+    """
+    state = _state_of(position)
+    agent = get_agent(level, seed=seed)
+    started = time.perf_counter()
+    value: float | None = None
+    if isinstance(agent, PlanningAgent):
+        deadline = None if seconds is None else started + seconds
+        nodes = agent.nodes if agent.time is None else None
+        line = agent.plan(state, deadline, nodes)
+        raw = agent.stats.get("value")
+        if isinstance(raw, int | float):
+            # MCTS reports a win probability, the searches evaluation points.
+            value = raw * 2 - 1 if agent.name == "mcts" else squash(raw)
+    else:
+        line = [agent.choose(state)]
+    tokens = _tokens(state, line)
+    if not tokens:  # a safeguard: plans come from the legal options
+        tokens = [format_option(state, random.Random(seed).choice(state.legal_options()))]
+    return {"line": tokens, "value": value, "seconds": time.perf_counter() - started,
+            "nodes": agent.stats.get("nodes") if isinstance(agent, PlanningAgent) else None}
+
+
+def hint_in_worker(position: dict[str, Any], seconds: float) -> dict[str, Any]:
+    """The contract's hint for the player to move (runs in a worker process):
+    ``{"best", "value" in [-1, 1] for that player, "pv", "alternatives"}``."""
+    from ..ai import hint as hints
+
+    state = _state_of(position)
+    analyse: Callable[..., Any] | None = getattr(hints, "analyse", None)
+    if analyse is not None:
+        try:
+            return _hint_from_analysis(analyse(state, agent="hard", seed=0, time=seconds))
+        except TypeError:
+            pass  # another signature than expected: the plain suggestion below
+    found = hints.suggest(state, agent="hard", seed=0, time=seconds)
+    points = found.search_value if found.search_value is not None else found.evaluation
+    return {"best": found.option, "value": round(squash(points), 3), "pv": found.line,
+            "alternatives": []}
+
+
+def _hint_from_analysis(analysis: Any) -> dict[str, Any]:
+    """Adapt :func:`reliquary.ai.hint.analyse` (being written) to the contract's shape."""
+    data = analysis.as_dict() if hasattr(analysis, "as_dict") else dict(analysis)
+    best = data.get("best") or data.get("option")
+    value = data.get("value", data.get("search_value", data.get("evaluation", 0.0))) or 0.0
+    pv = data.get("pv") or data.get("line") or ([best] if best else [])
+    alternatives = []
+    for alt in data.get("alternatives") or []:
+        option = alt.get("option") if isinstance(alt, dict) else alt[0]
+        alt_value = alt.get("value") if isinstance(alt, dict) else alt[1]
+        if option is None or alt_value is None:
+            continue
+        alternatives.append({"option": option, "value": _unit(float(alt_value))})
+    return {"best": best, "value": _unit(float(value)), "pv": list(pv),
+            "alternatives": alternatives}
+
+
+def _unit(value: float) -> float:
+    """A value already in [-1, 1] stays; evaluation points are squashed."""
+    return round(value if -1.0 <= value <= 1.0 else squash(value), 3)
+
+
+# ---------------------------------------------------------------------- in the server
+@dataclass
+class _Job:
+    game_id: str
+    budget: float | None
+    started: float | None = None  # monotonic time the search began; None while queued
+
+
+@dataclass
+class _Brain:
+    """What the server keeps of one AI game's agent: its plan and its turn's clock."""
+
+    level: str
+    plan: dict[int, Option] = field(default_factory=dict)
+    turn: tuple[int, int, int] | None = None
+    spent: float = 0.0
+    value: float | None = None       # the last search's value for the AI, in [-1, 1]
+    thinks: int = 0                  # searches run for this game (for tests, stats)
+    used: float = field(default_factory=time.monotonic)
+
+
+_POOLS: weakref.WeakSet[AIPool] = weakref.WeakSet()
+
+
+class AIPool:
+    """Worker processes, the queue in front of them, and each AI game's plan."""
+
+    def __init__(self, content: Content, max_thinking: int | None = None,
+                 hint_seconds: float | None = None, start_method: str = "spawn") -> None:
+        self.content = content
+        self.max_thinking = max_thinking or default_max_thinking()
+        self.hint_seconds = (hint_seconds if hint_seconds is not None
+                             else _env_seconds("RELIQUARY_HINT_SECONDS", DEFAULT_HINT_SECONDS))
+        self.start_method = start_method
+        #: How much lower the workers' CPU priority is (``RELIQUARY_AI_NICE``, 0..19).
+        self.nice = max(0, min(19, int(_env_seconds("RELIQUARY_AI_NICE", 10))))
+        self._executor: ProcessPoolExecutor | None = None
+        self._running: dict[int, _Job] = {}
+        self._waiting: OrderedDict[int, tuple[_Job, asyncio.Future[None]]] = OrderedDict()
+        self._tickets = 0
+        self._brains: dict[str, _Brain] = {}
+        self.closed = False
+        self.warmed = False
+        _POOLS.add(self)
+
+    # -- the executor --------------------------------------------------------------
+    def executor(self) -> ProcessPoolExecutor:
+        if self.closed:
+            raise RuntimeError("the AI pool is shut down")
+        if self._executor is None:
+            self._executor = ProcessPoolExecutor(
+                max_workers=self.max_thinking,
+                mp_context=multiprocessing.get_context(self.start_method),
+                initializer=_init_worker, initargs=(self.content, self.nice))
+        return self._executor
+
+    async def warm(self) -> None:
+        """Start the workers now (each imports the engine and the AI: about a second),
+        so that the first AI turn after a start keeps its pace. Runs in the background,
+        when ``RELIQUARY_AI_PREFORK=1`` (``reliquary serve`` sets it unless it is set;
+        apps made in tests leave the workers to start on first use)."""
+        if os.environ.get("RELIQUARY_AI_PREFORK", "0") != "1":
+            self.warmed = True
+            return
+        futures = [self.executor().submit(_ready) for _ in range(self.max_thinking)]
+        await asyncio.gather(*(asyncio.wrap_future(f) for f in futures),
+                             return_exceptions=True)
+        self.warmed = True
+
+    def shutdown(self) -> None:
+        """Stop at once: queued work is dropped and running searches are killed (a
+        ``max`` search would otherwise hold the server's exit for seconds)."""
+        self.closed = True
+        for _job, waiter in self._waiting.values():
+            if not waiter.done():
+                waiter.cancel()
+        self._waiting.clear()
+        executor, self._executor = self._executor, None
+        if executor is None:
+            return
+        processes = list(getattr(executor, "_processes", {}).values())
+        executor.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            with contextlib.suppress(Exception):
+                process.terminate()
+        for process in processes:
+            with contextlib.suppress(Exception):
+                process.join(timeout=1.0)
+
+    # -- admission -----------------------------------------------------------------
+    async def _admit(self, job: _Job) -> int:
+        self._tickets += 1
+        ticket = self._tickets
+        if len(self._running) < self.max_thinking and not self._waiting:
+            job.started = time.monotonic()
+            self._running[ticket] = job
+            return ticket
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiting[ticket] = (job, waiter)
+        try:
+            await waiter
+        except asyncio.CancelledError:
+            self._waiting.pop(ticket, None)
+            if ticket in self._running:  # admitted just as we were cancelled
+                self._release(ticket)
+            raise
+        return ticket
+
+    def _release(self, ticket: int) -> None:
+        self._running.pop(ticket, None)
+        while self._waiting and len(self._running) < self.max_thinking:
+            next_ticket, (job, waiter) = self._waiting.popitem(last=False)
+            if waiter.done():
+                continue
+            job.started = time.monotonic()
+            self._running[next_ticket] = job
+            waiter.set_result(None)
+
+    async def run(self, game_id: str, budget: float | None, fn: Callable[..., Any],
+                  *args: Any) -> Any:
+        """Run ``fn(*args)`` in a worker once a slot is free (first come, first served).
+
+        The slot is held until the worker is done, even if the caller stops waiting.
+        """
+        job = _Job(game_id, budget)
+        ticket = await self._admit(job)
+        loop = asyncio.get_running_loop()
+
+        def done(_: Future[Any]) -> None:
+            with contextlib.suppress(RuntimeError):  # the loop is closed: shutting down
+                loop.call_soon_threadsafe(self._release, ticket)
+
+        try:
+            future = self.executor().submit(fn, *args)
+        except BaseException:
+            self._release(ticket)
+            raise
+        future.add_done_callback(done)
+        try:
+            return await asyncio.wrap_future(future)
+        except BrokenProcessPool:
+            # A worker died (killed, out of memory): start a fresh pool for the next.
+            if self._executor is not None and getattr(self._executor, "_broken", False):
+                self._executor = None
+            raise
+
+    # -- status for the view -------------------------------------------------------
+    def status(self, game_id: str) -> tuple[str, int | None, float | None] | None:
+        """``(state, queue position, seconds left)`` of a game's search here, or None."""
+        for job in self._running.values():
+            if job.game_id == game_id:
+                left = None
+                if job.budget is not None and job.started is not None:
+                    left = max(0.0, job.budget - (time.monotonic() - job.started))
+                return "thinking", None, left
+        for position, (job, _) in enumerate(self._waiting.values(), start=1):
+            if job.game_id == game_id:
+                return "queued", position, job.budget
+        return None
+
+    @property
+    def thinking(self) -> int:
+        """Searches running now."""
+        return len(self._running)
+
+    @property
+    def queued(self) -> int:
+        """Searches waiting for a worker."""
+        return len(self._waiting)
+
+    # -- the AI's decisions --------------------------------------------------------
+    def brain(self, game_id: str) -> _Brain | None:
+        return self._brains.get(game_id)
+
+    def forget(self, game_id: str) -> None:
+        """Drop a game's plan (it ended, or left the cache)."""
+        self._brains.pop(game_id, None)
+
+    async def choose(self, game_id: str, state: State, level: str, seed: int) -> Option:
+        """The AI's option at ``state``: from its plan for the turn when the position is
+        the one the plan expects, otherwise from a new search in a worker."""
+        if state.is_terminal or state.is_chance:
+            raise ValueError("the AI chooses only at its own decision")
+        brain = self._brains.get(game_id)
+        if brain is None or brain.level != level:
+            brain = self._brains[game_id] = _Brain(level)
+        brain.used = time.monotonic()
+        self._prune()
+        decision = state.decision()
+        options = decision.options
+        if decision.kind in SETUP_KINDS:
+            return setup_choice(state, random.Random(seed))
+        planned = brain.plan.pop(position_key(state), None)
+        if planned is not None and planned in options:
+            return planned
+        if len(options) == 1:
+            return options[0]
+        me = decision.player
+        turn = (me, state.turns_taken[0], state.turns_taken[1])
+        if turn != brain.turn:
+            brain.turn, brain.spent = turn, 0.0
+        budget = level_budget(level)
+        seconds = None
+        if budget is not None:
+            # The budget is per turn (as PlanningAgent.choose keeps it): the first
+            # think keeps a reserve for a second one after a die roll.
+            seconds = (budget * 0.85 if brain.spent == 0.0
+                       else max(budget - brain.spent, budget * 0.05))
+        result = await self.run(game_id, seconds, think_in_worker,
+                                position_to_dict(state), level, seed, seconds)
+        brain.spent += result["seconds"]  # thinking only: a wait in the queue is not spent
+        brain.thinks += 1
+        if result["value"] is not None:
+            brain.value = float(result["value"])
+        line = self._remember(brain, state, result["line"])
+        if not line or line[0] not in options:
+            return random.Random(seed).choice(options)
+        return line[0]
+
+    @staticmethod
+    def _remember(brain: _Brain, state: State, tokens: list[str]) -> list[Option]:
+        """Parse the worker's tokens along the line and keep all but the first, keyed by
+        the position each expects."""
+        brain.plan = {}
+        line: list[Option] = []
+        s = state.clone()
+        for i, token in enumerate(tokens):
+            try:
+                option = parse_option(s, token)
+            except (NotationError, IllegalOptionError, GameOverError):  # a stale plan
+                break
+            if i > 0:
+                brain.plan[position_key(s)] = option
+            line.append(option)
+            s.apply(option)
+            if s.is_terminal or s.is_chance:
+                break
+        return line
+
+    def _prune(self, keep_s: float = 3600.0) -> None:
+        """Plans of games nobody played for an hour go (they are cheap to rebuild)."""
+        if len(self._brains) < 256:
+            return
+        cutoff = time.monotonic() - keep_s
+        for game_id in [g for g, b in self._brains.items() if b.used < cutoff]:
+            del self._brains[game_id]
+
+    # -- hints ---------------------------------------------------------------------
+    async def hint(self, game_id: str, state: State) -> dict[str, Any]:
+        """The contract's hint for the player to move, searched in a worker."""
+        if state.is_terminal or state.is_chance:
+            raise ValueError("no hint: the game is over or chance decides now")
+        result: dict[str, Any] = await self.run(game_id, self.hint_seconds, hint_in_worker,
+                                                position_to_dict(state), self.hint_seconds)
+        return result
+
+
+def ai_status(game_id: str, level: str | None, ai_to_move: bool) -> dict[str, Any]:
+    """The view's ``ai`` object for an AI game (contract item 5)."""
+    budget = level_budget(level) if level else None
+    for pool in list(_POOLS):
+        found = pool.status(game_id)
+        if found is not None:
+            state, position, left = found
+            return {"state": state, "queue_position": position, "budget_s": budget,
+                    "seconds_left": None if left is None else round(left, 2)}
+    if ai_to_move:
+        # Between searches: playing out its plan with the display delay, or about to
+        # think (a forced or planned decision needs no search).
+        left = None
+        for pool in list(_POOLS):
+            brain = pool.brain(game_id)
+            if brain is not None and budget is not None:
+                left = round(max(0.0, budget - brain.spent), 2)
+        return {"state": "thinking", "queue_position": None, "budget_s": budget,
+                "seconds_left": left}
+    return {"state": "idle", "queue_position": None, "budget_s": budget, "seconds_left": None}
+
+
+def ai_evaluation(game_id: str, state: State, human: int) -> float | None:
+    """The evaluation bar for the human of an AI game, in [-1, 1] (contract item 5):
+    the AI's last search value turned to the human's side, or the static evaluation
+    when the AI has not searched yet."""
+    if state.result is not None:
+        winner = state.result.winner
+        return 0.0 if winner is None else (1.0 if winner == human else -1.0)
+    for pool in list(_POOLS):
+        brain = pool.brain(game_id)
+        if brain is not None and brain.value is not None:
+            return round(-brain.value, 3)
+    from ..ai import evaluate
+
+    return round(squash(evaluate(state, human)), 3)
+
+
+def pool_stats() -> dict[str, Any]:
+    """Searches running and queued in this process (for the health endpoint)."""
+    pools = list(_POOLS)
+    return {"thinking": sum(p.thinking for p in pools),
+            "queued": sum(p.queued for p in pools),
+            "workers": sum(p.max_thinking for p in pools if not p.closed),
+            "warmed": all(p.warmed for p in pools if not p.closed)}

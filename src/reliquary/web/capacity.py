@@ -1,0 +1,196 @@
+"""The server's capacity machinery, wired into the app: the AI pool, live updates,
+clocks, the hint and health endpoints, and a clean, quick shutdown.
+
+``create_app`` calls :func:`install` once and runs :meth:`Capacity.running` in its
+lifespan. On shutdown (Ctrl+C, SIGTERM) the lifespan closes every WebSocket (1001),
+stops the AI drivers and the clock timer, and kills the AI workers without waiting
+for running searches; ``reliquary serve`` also bounds uvicorn's graceful wait
+(``timeout_graceful_shutdown``), so the server is gone within about a second.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket
+from fastapi.responses import JSONResponse
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
+
+from .ai_pool import AIPool, pool_stats
+from .clock import Clocks
+from .games import Manager, Session, WebError
+from .live import GameGone, LiveHub, revision_probe
+
+log = logging.getLogger(__name__)
+
+#: Seconds a game's WebSocket update is reused by its other watchers (a change drops it
+#: at once; the bound only makes the pings' second look a real one).
+SNAPSHOT_TTL_S = 5.0
+#: Seconds uvicorn waits for open connections on shutdown before cancelling them.
+SHUTDOWN_GRACE_S = 1.0
+
+#: The hint endpoint's documented refusals (and the health endpoint's answer).
+HINT_RESPONSES: dict[int | str, dict[str, Any]] = {
+    403: {"description": "not the human's seat of a game against the AI, or not their turn"},
+    404: {"description": "no such game"},
+    409: {"description": "the game is over"},
+    410: {"description": "the game expired or was set aside"},
+    503: {"description": "the database is busy, or the AI pool is shutting down"},
+}
+
+
+class Capacity:
+    """The AI pool, the live hub and the clocks of one app."""
+
+    def __init__(self, manager: Manager, db_url: str) -> None:
+        self.manager = manager
+        self.pool = AIPool(manager.content)
+        self.hub = LiveHub(db_url, probe=revision_probe(manager.store.engine))
+        self.clocks = Clocks(manager.store.engine)
+        manager.ai = self.pool
+        manager.live = self.hub
+        manager.clocks = self.clocks
+        self._snapshots: dict[str, tuple[float, dict[str, Any]]] = {}
+        self._generations: dict[str, int] = {}
+        self.hub.on_wake.append(self._drop_snapshot)
+        self._timer: asyncio.Task[None] | None = None
+        self._warming: asyncio.Task[None] | None = None
+        self._resuming: asyncio.Task[None] | None = None
+
+    @contextlib.asynccontextmanager
+    async def running(self) -> AsyncIterator[None]:
+        """Start the channel and the clock timer; on exit stop everything quickly."""
+        await self.hub.start()
+        self._timer = asyncio.create_task(self.clocks.run(self._check_clock))
+        self._warming = asyncio.create_task(self.pool.warm())
+        self._resuming = asyncio.create_task(self._watch_clocks())
+        try:
+            yield
+        finally:
+            await self.stop()
+
+    async def _watch_clocks(self) -> None:
+        """After a start: read each unfinished game with a clock once, which schedules
+        its timeout check (in the background: many games never delay the start)."""
+        for game_id in await asyncio.to_thread(self.clocks.running_games):
+            try:
+                await self.manager.asession(game_id)
+            except WebError:
+                pass  # gone or set aside: no clock to watch
+            except Exception:  # one game's trouble must not stop the others' clocks
+                log.exception("reading game %s after the start failed", game_id)
+            await asyncio.sleep(0)
+
+    async def stop(self) -> None:
+        for task in (self._timer, self._warming, self._resuming):
+            if task is not None:
+                task.cancel()
+        for task in list(self.manager.drivers.values()):
+            task.cancel()
+        self.pool.shutdown()
+        await self.hub.stop()
+
+    async def _check_clock(self, game_id: str) -> None:
+        """The timer's visit: reading the game ends it if its time ran out."""
+        async with self.manager.lock(game_id):
+            with contextlib.suppress(WebError):
+                await self.manager.asession(game_id)
+
+    async def snapshot(self, game_id: str) -> dict[str, Any]:
+        """The WebSocket update for the game as stored now (contract item 1).
+
+        Read once per change for all of the game's watchers in this process: a change
+        (here, or announced by another process) drops the cached update before it wakes
+        them (:attr:`LiveHub.on_wake`), so a thousand watchers cost one read, not a
+        thousand."""
+        now = time.monotonic()
+        cached = self._snapshots.get(game_id)
+        if cached is not None and now - cached[0] < SNAPSHOT_TTL_S:
+            return cached[1]
+        generation = self._generations.get(game_id, 0)
+        try:
+            session = await self.manager.asession(game_id)
+        except WebError as err:
+            if err.status in (404, 410):
+                raise GameGone(err.message) from None
+            raise
+        update = {"type": "update", "seq": session.seq, "rev": session.rev,
+                  "over": session.state.is_terminal}
+        if self._generations.get(game_id, 0) == generation:  # no change while reading
+            if len(self._snapshots) > 10_000:
+                self._snapshots.clear()
+            self._snapshots[game_id] = (now, update)
+        return update
+
+    def _drop_snapshot(self, game_id: str) -> None:
+        self._snapshots.pop(game_id, None)
+        self._generations[game_id] = self._generations.get(game_id, 0) + 1
+        if len(self._generations) > 10_000:
+            self._generations.clear()
+
+    async def hint(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """``GET /api/games/{id}/hint``: for the human of an AI game, on their turn."""
+        session: Session = await self.manager.asession(game_id)
+        if session.row.mode != "ai":
+            raise WebError(403, "hints are only for games against the AI")
+        seats = session.seats_of(token)
+        if not seats:
+            raise WebError(403, "only the player's own link can ask for a hint")
+        state = session.state
+        if state.is_terminal:
+            raise WebError(409, "the game is over: no hint", "game_over")
+        if state.is_chance or state.current_player not in seats:
+            raise WebError(403, "a hint is for your own decision: it is not your turn",
+                           "not_your_turn")
+        if state.decision().kind == "faction":  # S3: it could tell the AI's secret choice
+            raise WebError(403, "factions are chosen in secret: no hint for this choice")
+        try:
+            return await self.pool.hint(game_id, state.clone())
+        except RuntimeError as err:  # the pool is shut down: the server is stopping
+            raise WebError(503, f"no hint now: {err}", "busy") from None
+
+
+def install(app: FastAPI, manager: Manager, db_url: str) -> Capacity:
+    """Add the capacity routes and error mapping to ``app``; the lifespan must run
+    ``capacity.running()``."""
+    capacity = Capacity(manager, db_url)
+    app.state.capacity = capacity
+
+    async def database_busy(_request: Request, err: Exception) -> JSONResponse:
+        # A locked SQLite file past its busy timeout, a lost PostgreSQL connection:
+        # the request did nothing; say so and let the client retry.
+        log.warning("database error: %s", err)
+        return JSONResponse({"error": "the database is busy; try again in a moment",
+                             "code": "busy"}, status_code=503, headers={"Retry-After": "1"})
+
+    app.add_exception_handler(OperationalError, database_busy)
+    app.add_exception_handler(PoolTimeout, database_busy)
+
+    @app.get("/api/games/{game_id}/hint", responses=HINT_RESPONSES)
+    async def hint(game_id: str, t: str | None = None) -> dict[str, Any]:
+        """The best option for the human of a game against the AI, on their turn:
+        ``{best, value (in [-1, 1] for the asker), pv, alternatives}``, searched in the
+        AI pool within ``RELIQUARY_HINT_SECONDS``."""
+        return await capacity.hint(game_id, t)
+
+    @app.get("/api/health")
+    async def health() -> dict[str, Any]:
+        """Counters of this process: live WebSocket handlers, AI searches running and
+        queued, games cached."""
+        return {"ok": True, "pid": os.getpid(), "websockets": capacity.hub.handlers,
+                "ai": pool_stats(), "games_cached": len(manager.sessions),
+                "notifications_received": capacity.hub.notifications_received}
+
+    return capacity
+
+
+async def serve_socket(capacity: Capacity, socket: WebSocket, game_id: str) -> None:
+    """The body of ``WS /api/games/{id}/ws``."""
+    await capacity.hub.serve(socket, game_id, lambda: capacity.snapshot(game_id))

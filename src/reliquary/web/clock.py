@@ -1,0 +1,243 @@
+"""Clocks for online games (API contract item 7): Fischer time, decided by the server.
+
+A game created with ``clock: {"initial_s": 600, "increment_s": 5}`` keeps it in its
+options. Nothing else is stored for the clocks: every stored decision has the time it
+was stored (``moves.created``), so each side's time used is the sum, over its own turn
+decisions, of the time since the decision before it — the time that decision was owed
+to them. Setup is untimed, and so is the wait for each side's *first* turn decision
+(as on chess sites: the guest of an online game may arrive minutes after the host
+started, and must not find their time gone); from then on the player who owes the
+current decision is *running*. ``increment_s`` is added each time a side's turn ends
+(the engine's ``turns_taken``). So every server process, and a restarted one,
+computes the same clocks from the database.
+
+A side whose time is used up loses: :meth:`Clocks.enforce` (called each time the web
+layer reads a game) ends the game with the engine's ``Game.concede(loser,
+"timeout")``, stores it as finished (moving its revision on, so a decision racing it
+is refused as stale), and tells the watchers. A timer task (:meth:`Clocks.run`) reads
+each running game again at its next possible timeout, so a game ends on time with
+nobody connected. The loss follows from the stored times, so a game rebuilt after a
+restart ends on time again by the same check.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import heapq
+import json
+import logging
+import time
+import weakref
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import select
+
+from ..engine import CHANCE, SIDES, State
+from .db import StaleError, games, moves
+
+if TYPE_CHECKING:
+    from .games import Manager, Session
+
+log = logging.getLogger(__name__)
+
+def first_turn_index(history: list[Any]) -> int | None:
+    """The index of the first turn decision (``play``), where the clocks start."""
+    for index, entry in enumerate(history):
+        if entry.kind == "play":
+            return index
+    return None
+
+
+@dataclass
+class _Track:
+    """The stored times of one game's decisions read so far."""
+
+    times: list[float] = field(default_factory=list)   # created, by decision index
+    players: list[int] = field(default_factory=list)
+
+
+class Clocks:
+    """The clocks of the games this process serves, and the timer that ends games."""
+
+    def __init__(self, engine: Any) -> None:
+        self.engine = engine
+        self._tracks: dict[str, _Track] = {}
+        self._deadlines: dict[str, float] = {}
+        self._heap: list[tuple[float, str]] = []
+        self._wakeup: asyncio.Event | None = None
+
+    # -- reading the stored times --------------------------------------------------
+    def _track(self, game_id: str, seq: int) -> _Track:
+        """The stored times of the first ``seq`` decisions (reads only the new ones)."""
+        track = self._tracks.get(game_id)
+        if track is None or len(track.times) > seq:
+            track = self._tracks[game_id] = _Track()
+        if len(track.times) < seq:
+            with self.engine.connect() as conn:
+                rows = conn.execute(
+                    select(moves.c.idx, moves.c.player, moves.c.created)
+                    .where(moves.c.game_id == game_id, moves.c.idx >= len(track.times),
+                           moves.c.idx < seq)
+                    .order_by(moves.c.idx)).all()
+            for row in rows:
+                if row.idx != len(track.times):
+                    break  # a gap: another writer mid-way; read again next time
+                track.times.append(float(row.created))
+                track.players.append(int(row.player))
+        return track
+
+    def forget(self, game_id: str) -> None:
+        self._tracks.pop(game_id, None)
+        self._deadlines.pop(game_id, None)
+
+    # -- the clocks ----------------------------------------------------------------
+    @staticmethod
+    def settings(options: dict[str, Any], mode: str) -> dict[str, float] | None:
+        clock = options.get("clock") if mode == "online" else None
+        return clock if isinstance(clock, dict) else None
+
+    def times(self, game_id: str, clock: dict[str, float], state: State,
+              history: list[Any], now: float | None = None) -> tuple[list[float], int | None]:
+        """Each side's seconds left now, and the side running (or None)."""
+        now = time.time() if now is None else now
+        initial, increment = clock["initial_s"], clock["increment_s"]
+        start = first_turn_index(history)
+        used = [0.0, 0.0]
+        running: int | None = None
+        if start is not None:
+            track = self._track(game_id, len(history))
+            times = track.times
+            if len(times) == len(history):
+                started = [False, False]  # each side's first turn decision is free
+                previous = times[start]
+                for index in range(start, len(history)):
+                    player = history[index].player
+                    if player != CHANCE:
+                        if started[player]:
+                            used[player] += max(0.0, times[index] - previous)
+                        started[player] = True
+                    previous = times[index]
+                current = state.current_player
+                if not state.is_terminal and current in (0, 1) and started[current]:
+                    running = current
+                    used[running] += max(0.0, now - previous)
+        left = [initial + increment * state.turns_taken[p] - used[p] for p in (0, 1)]
+        return left, running
+
+    def view(self, game_id: str, clock: dict[str, float] | None, state: State,
+             history: list[Any]) -> dict[str, Any] | None:
+        """The view's ``clock`` object (contract item 7), or None for a game without."""
+        if clock is None:
+            return None
+        left, running = self.times(game_id, clock, state, history)
+        if running is not None:
+            self.schedule(game_id, time.time() + max(0.0, left[running]))
+        return {"initial_s": clock["initial_s"], "increment_s": clock["increment_s"],
+                "remaining": {SIDES[p]: round(max(0.0, left[p]), 2) for p in (0, 1)},
+                "running": None if running is None else SIDES[running]}
+
+    def expired(self, game_id: str, clock: dict[str, float] | None, state: State,
+                history: list[Any], now: float | None = None) -> int | None:
+        """The side that has lost on time (its clock ran out while running), or None."""
+        if clock is None or state.is_terminal:
+            return None
+        left, running = self.times(game_id, clock, state, history, now)
+        if running is None:
+            return None
+        if left[running] <= 0:
+            return running
+        self.schedule(game_id, (time.time() if now is None else now) + left[running])
+        return None
+
+    # -- the timer -----------------------------------------------------------------
+    def schedule(self, game_id: str, at: float) -> None:
+        """Look at ``game_id`` again at ``at`` (epoch seconds), its next possible timeout."""
+        at = round(at, 2)  # the same deadline seen twice is one entry
+        if self._deadlines.get(game_id) == at:
+            return
+        self._deadlines[game_id] = at
+        heapq.heappush(self._heap, (at, game_id))
+        if self._wakeup is not None:
+            self._wakeup.set()
+
+    async def run(self, check: Callable[[str], Awaitable[None]]) -> None:
+        """The timer task: at each scheduled time call ``check(game_id)``, which reads
+        the game (and so ends it if its time ran out). Runs until cancelled."""
+        self._wakeup = asyncio.Event()
+        while True:
+            self._wakeup.clear()
+            while self._heap and self._deadlines.get(self._heap[0][1]) != self._heap[0][0]:
+                heapq.heappop(self._heap)  # superseded by a later schedule
+            delay = 3600.0 if not self._heap else max(0.0, self._heap[0][0] - time.time())
+            if delay > 0:
+                # At most a second asleep: the wall clock may jump (NTP, a suspended VM).
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(self._wakeup.wait(), timeout=min(delay + 0.01, 1.0))
+                continue
+            at, game_id = heapq.heappop(self._heap)
+            if self._deadlines.get(game_id) == at:
+                del self._deadlines[game_id]
+                try:
+                    await check(game_id)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:  # one game's trouble must not stop the others' clocks
+                    log.exception("the clock check of game %s failed", game_id)
+
+    def running_games(self) -> list[str]:
+        """Unfinished online games with a clock (to watch after a start)."""
+        with self.engine.connect() as conn:
+            query = select(games.c.id, games.c.options).where(games.c.mode == "online",
+                                                              games.c.finished == 0)
+            if "status" in games.c:
+                query = query.where(games.c.status == "active")
+            rows = conn.execute(query).all()
+        return [r.id for r in rows if isinstance(json.loads(r.options).get("clock"), dict)]
+
+    # -- the web layer's hook ------------------------------------------------------
+    def enforce(self, manager: Manager, session: Session) -> Session:
+        """End ``session`` on time if the side to move has used up its clock (stored,
+        watchers told); the game as it now stands."""
+        row = session.row
+        clock = self.settings(row.options, row.mode)
+        if clock is None:
+            return session
+        _OWNERS[session.id] = self
+        history = session.game.history
+        loser = self.expired(session.id, clock, session.state, history)
+        if loser is None:
+            return session
+        session.game.concede(loser, "timeout")
+        if row.finished:  # stored already (by another process, or before a restart)
+            return session
+        try:
+            row.rev = manager.store.add_moves(session.id, row.rev, session.seq, [], True)
+        except StaleError:  # a decision came first after all: read the game again
+            manager._forget(session.id)
+            return manager.session(session.id)
+        row.finished = True
+        self.forget(session.id)
+        log.info("game %s: %s lost on time", session.id, SIDES[loser])
+        manager._notify(session.id)
+        return session
+
+
+_OWNERS: weakref.WeakValueDictionary[str, Clocks] = weakref.WeakValueDictionary()
+
+
+def clock_view(session: Session) -> dict[str, Any] | None:
+    """The view's ``clock`` object of a game (None without a clock), as computed by the
+    clocks of the app that serves it."""
+    row = session.row
+    clock = Clocks.settings(row.options, row.mode)
+    if clock is None:
+        return None
+    owner = _OWNERS.get(session.id)
+    if owner is None:
+        left = clock["initial_s"]
+        return {"initial_s": clock["initial_s"], "increment_s": clock["increment_s"],
+                "remaining": {side: left for side in SIDES}, "running": None}
+    return owner.view(session.id, clock, session.state, session.game.history)

@@ -1,0 +1,155 @@
+// The start page: quick game, first-game tutorial, the new-game form, "My games",
+// the lobby of open online games, and loading a record to replay.
+import {api} from "./net.js";
+import {esc, t, sideName, factionName, levelName, errorText} from "./i18n.js";
+import {myGames, remember, forget} from "./store.js";
+import {flash} from "./ui.js";
+
+const CLOCKS = [[0, 0], [60, 2], [300, 3], [600, 5], [1800, 10]];
+let lobbyTimer = null;
+
+function clockLabel(clock) {
+  if (!clock) return t("no_clock");
+  const min = Math.round(clock.initial_s / 60);
+  return `${min > 0 ? min + " min" : clock.initial_s + " s"} + ${clock.increment_s} s`;
+}
+
+export function renderHome(app, meta, go) {
+  const levels = meta.levels.map(l => `<option value="${esc(l)}">${esc(levelName(l))}</option>`).join("");
+  const sizes = meta.sizes.map(s => `<option value="${s}">${s}×${s}</option>`).join("");
+  const factions = meta.factions.map(f => `<option value="${esc(f.id)}">${esc(factionName(meta, f.id))}</option>`).join("");
+  const clocks = CLOCKS.map(([i, inc]) => `<option value="${i}:${inc}">${esc(i ? clockLabel({initial_s: i, increment_s: inc}) : t("no_clock"))}</option>`).join("");
+  app.innerHTML = `
+    <section class="home">
+      <div class="quick panel">
+        <button id="quick-ai" class="big">${esc(t("quick"))}</button>
+        <p>${esc(t("quick_note"))}</p>
+        <button id="tutorial" class="secondary">${esc(t("tutorial"))}</button>
+        <p class="muted">${esc(t("tutorial_note"))}</p>
+        <p><a href="/rules">${esc(t("rules"))}</a></p>
+      </div>
+      <form id="new-game" class="panel">
+        <h2>${esc(t("new_game"))}</h2>
+        <label>${esc(t("mode"))} <select name="mode" id="mode">
+          <option value="ai">${esc(t("ai"))}</option><option value="hotseat">${esc(t("hotseat"))}</option>
+          <option value="online">${esc(t("online"))}</option></select></label>
+        <label class="for-ai" id="level-field">${esc(t("level"))} <select name="level" id="level">${levels}</select></label>
+        <label class="for-online" id="public-field" hidden><input type="checkbox" name="public" id="public"> ${esc(t("public"))}</label>
+        <label class="for-online" id="clock-field" hidden>${esc(t("clock"))} <select name="clock" id="clock">${clocks}</select></label>
+        <label>${esc(t("seat"))} <select name="seat"><option value="key">${esc(sideName("key"))}</option>
+          <option value="skull">${esc(sideName("skull"))}</option><option value="random">${esc(t("random"))}</option></select></label>
+        <label>${esc(t("size"))} <select name="size">${sizes}</select></label>
+        <label>${esc(t("los"))} <select name="los"><option value="geometric">${esc(t("geometric"))}</option>
+          <option value="straight">${esc(t("straight"))}</option></select></label>
+        <label>${esc(t("first_turn"))} <select name="first_turn"><option value="no_damage">${esc(t("no_damage"))}</option>
+          <option value="no_attack">${esc(t("no_attack"))}</option></select></label>
+        <label>${esc(t("setup"))} <select name="quick"><option value="1">${esc(t("quick_setup"))}</option>
+          <option value="0">${esc(t("full_setup"))}</option></select></label>
+        <label>${esc(t("faction"))} <select name="faction"><option value="">${esc(t("random"))}</option>${factions}</select></label>
+        <button type="submit" id="start" class="big">${esc(t("start"))}</button>
+      </form>
+      <div class="panel">
+        <h2>${esc(t("my_games"))}</h2><ul class="game-list" id="my-games"></ul>
+        <h2>${esc(t("lobby"))}</h2><ul class="game-list" id="lobby"></ul>
+        <h2>${esc(t("load"))}</h2><p>${esc(t("load_note"))}</p>
+        <input type="file" id="record-file" accept=".json,application/json">
+        <p class="error" id="record-error" role="alert"></p>
+      </div>
+    </section>`;
+  const form = document.getElementById("new-game");
+  const modeSel = document.getElementById("mode");
+  const showFields = () => {
+    const mode = modeSel.value;
+    document.getElementById("level-field").hidden = mode !== "ai";
+    document.getElementById("public-field").hidden = mode !== "online";
+    document.getElementById("clock-field").hidden = mode !== "online";
+  };
+  modeSel.addEventListener("change", showFields);
+  showFields();
+  document.getElementById("quick-ai").addEventListener("click", () =>
+    startGame({mode: "ai", level: meta.levels[0], seat: "key", quick: true}, go));
+  document.getElementById("tutorial").addEventListener("click", () => {
+    localStorage.setItem("reliquary.tour", "start");
+    startGame({mode: "ai", level: meta.levels[0], seat: "key", quick: true}, go);
+  });
+  form.addEventListener("submit", ev => {
+    ev.preventDefault();
+    const f = new FormData(form);
+    const mode = f.get("mode");
+    const body = {mode, seat: f.get("seat"), size: Number(f.get("size")), los: f.get("los"),
+      first_turn: f.get("first_turn"), quick: f.get("quick") === "1", faction: f.get("faction") || null};
+    if (mode === "ai") body.level = f.get("level");
+    if (mode === "online") {
+      body.public = f.get("public") === "on";
+      const [initial, inc] = String(f.get("clock") || "0:0").split(":").map(Number);
+      body.clock = initial ? {initial_s: initial, increment_s: inc} : null;
+    }
+    startGame(body, go);
+  });
+  document.getElementById("record-file").addEventListener("change", async ev => {
+    const file = ev.target.files[0];
+    const box = document.getElementById("record-error");
+    box.textContent = "";
+    if (!file) return;
+    let record;
+    try { record = JSON.parse(await file.text()); } catch (err) {
+      box.textContent = `${t("record_bad")}: ${err.message}`;
+      return;
+    }
+    try {
+      const out = await api("POST", "/api/records", record);
+      go(out.links.replay);
+    } catch (err) {
+      // the server says in words what is wrong with the record
+      box.textContent = `${t("record_bad")}: ${err.message}`;
+    }
+  });
+  renderMyGames();
+  loadLobby(go);
+  clearInterval(lobbyTimer);
+  lobbyTimer = setInterval(() => {  // open games come and go: look again while here
+    if (!document.getElementById("lobby")) { clearInterval(lobbyTimer); return; }
+    loadLobby(go);
+  }, 5000);
+}
+
+function renderMyGames() {
+  const box = document.getElementById("my-games");
+  const list = myGames();
+  if (!list.length) { box.innerHTML = `<li class="muted">${esc(t("no_mine"))}</li>`; return; }
+  box.innerHTML = list.map(g => `<li data-game="${esc(g.id)}">
+    <a class="resume" href="${esc(g.link)}">${esc(t(g.mode || "ai"))} · ${esc(sideName(g.seat || "key"))} · ${esc(new Date(g.saved).toLocaleString())}${g.over ? " · " + esc(t("result")) : ""}</a>
+    <button type="button" class="forget small" data-forget="${esc(g.id)}">${esc(t("forget"))}</button></li>`).join("");
+  box.querySelectorAll("[data-forget]").forEach(b => b.addEventListener("click", () => {
+    forget(b.dataset.forget);
+    renderMyGames();
+  }));
+}
+
+async function loadLobby(go) {
+  const box = document.getElementById("lobby");
+  if (!box) return;
+  let games = [];
+  try { games = (await api("GET", "/api/lobby")).games || []; } catch { games = []; }
+  if (!document.body.contains(box)) return;
+  if (!games.length) { box.innerHTML = `<li class="muted">${esc(t("no_open"))}</li>`; return; }
+  box.innerHTML = games.map(g => `<li data-lobby="${esc(g.id)}">
+    <span>${esc(t("host_plays"))} ${esc(sideName(g.host_seat))} · ${esc((g.settings || {}).size || 8)}×${esc((g.settings || {}).size || 8)} · ${esc(clockLabel(g.clock))}</span>
+    <button type="button" class="join small" data-join="${esc(g.id)}">${esc(t("join"))}</button></li>`).join("");
+  box.querySelectorAll("[data-join]").forEach(b => b.addEventListener("click", async () => {
+    try {
+      const out = await api("POST", `/api/games/${b.dataset.join}/join`, {});
+      remember({id: b.dataset.join, token: out.token, seat: out.seat, mode: "online", link: out.links.self});
+      go(out.links.self);
+    } catch (err) { flash(errorText(err)); loadLobby(go); }
+  }));
+}
+
+async function startGame(body, go) {
+  try {
+    const out = await api("POST", "/api/games", body);
+    const link = (out.links && (out.links.self || out.links.play));
+    remember({id: out.id, token: out.token, seat: out.seat, mode: body.mode, link});
+    go(link);
+  } catch (err) { flash(errorText(err)); }
+}

@@ -1,0 +1,54 @@
+// The current decision's options, sorted for the page: squares on the board, buttons,
+// and for a `play` decision the modes of each card. Nothing here judges legality.
+import {t, text, factionName, riteName} from "./i18n.js";
+
+export const MODE_ORDER = ["move", "attack", "regroup", "rite", "pass"];
+const SQUARE = /^[a-z]\d+$/;
+
+// ui: {selectedCard, escortFrom}
+export function decisionOptions(meta, v, ui) {
+  const d = v.decision;
+  const out = {squares: new Set(), buttons: [], plays: {}, escortPieces: new Set()};
+  if (!d || !d.mine) return out;
+  for (const opt of d.options) {
+    if (d.kind === "play") {
+      const [card, mode] = opt.split(":");
+      (out.plays[card] = out.plays[card] || []).push(mode);
+    } else if (d.kind === "escort") {
+      if (opt === "pass") out.buttons.push({opt, label: t("pass")});
+      else {
+        const [from, to] = opt.split("-");
+        out.escortPieces.add(from);
+        if (ui.escortFrom === null) out.squares.add(from);
+        else if (from === ui.escortFrom) out.squares.add(to);
+      }
+    } else if (d.kind === "faction") {
+      const f = meta.factions.find(x => x.id === opt);
+      out.buttons.push({opt, label: factionName(meta, opt), note: f ? text(f.text) : ""});
+    } else if (d.kind === "rite") {
+      const r = meta.rites.find(x => x.id === opt);
+      out.buttons.push({opt, label: riteName(opt), note: r ? text(r.text) : ""});
+    } else if (opt === "pass") {
+      out.buttons.push({opt, label: d.kind === "lunge" ? t("stay") : t("pass")});
+    } else if (SQUARE.test(opt)) {
+      out.squares.add(opt);
+    } else {
+      out.buttons.push({opt, label: opt});
+    }
+  }
+  if (d.kind === "escort" && ui.escortFrom !== null) {
+    // the chosen piece's own square: pressing it again (or the button) chooses another
+    out.buttons.push({opt: null, action: "escort-reset", label: t("escort_change")});
+  }
+  if (d.kind === "play") {
+    const playable = Object.keys(out.plays);
+    if (!ui.selectedCard || !out.plays[ui.selectedCard]) ui.selectedCard = playable[0] || null;
+    const modes = (out.plays[ui.selectedCard] || []).slice()
+      .sort((a, b) => MODE_ORDER.indexOf(a) - MODE_ORDER.indexOf(b));
+    for (const mode of modes) {
+      out.buttons.push({opt: `${ui.selectedCard}:${mode}`, mode,
+        label: mode === "pass" ? t("pass_mode") : t(mode)});
+    }
+  }
+  return out;
+}
