@@ -11,6 +11,7 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+from .._engine_build import engine_build
 from ..content import load_content
 from ..engine import (
     PLAYER_NAMES,
@@ -102,6 +103,7 @@ def selfplay(games: int, seed: int, as_json: bool, records: Path | None,
             (records / f"game-{seed + i}.json").write_text(json.dumps(game.record(), indent=1))
     data = stats.as_dict()
     data["settings"] = {**settings.as_dict(), "seed": seed}
+    data["engine"] = engine_build().label  # compiled (mypyc) or pure Python
     if as_json:
         click.echo(json.dumps(data))
         return
@@ -115,7 +117,7 @@ def selfplay(games: int, seed: int, as_json: bool, records: Path | None,
     click.echo(f"mean length: {data['mean_turns']} turns")
     click.echo(f"throughput: {data['turns_per_second']:,.0f} turns/s, "
                f"{data['decisions_per_second']:,.0f} decisions/s "
-               f"({data['seconds']:.2f} s)")
+               f"({data['seconds']:.2f} s; engine: {data['engine']})")
     if stats.errors:
         click.echo(f"ERRORS: {len(stats.errors)} games failed; first: {stats.errors[0]['error']} "
                    f"(seed {stats.errors[0]['seed']})", err=True)

@@ -16,8 +16,9 @@ True
 from __future__ import annotations
 
 import math
-from fractions import Fraction
 from functools import cache
+
+from mypy_extensions import mypyc_attr
 
 # The eight directions, counter-clockwise from east.
 DIRECTIONS: tuple[tuple[int, int], ...] = (
@@ -40,6 +41,7 @@ def nearest_direction(dx: int, dy: int) -> tuple[int, int]:
     return DIRECTIONS[round(angle / (math.pi / 4)) % 8]
 
 
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class Geometry:
     """Precomputed facts about a board of one side length."""
 
@@ -137,7 +139,10 @@ class Geometry:
 
     def _compute_between(self, a: int, b: int) -> int:
         (ax, ay), (bx, by) = self.xy(a), self.xy(b)
-        # Work in doubled coordinates: centres are odd, square edges even.
+        # Work in doubled coordinates: centres are odd, square edges even. The segment is
+        # P(t) = (x0 + t·dx, y0 + t·dy), 0 ≤ t ≤ 1; it crosses a square's interior when the
+        # t-intervals inside the square on both axes overlap. Times are fractions n/d
+        # with d > 0, compared by cross-multiplying (exact, and no Fraction objects).
         x0, y0, dx, dy = 2 * ax + 1, 2 * ay + 1, 2 * (bx - ax), 2 * (by - ay)
         mask = 0
         for x in range(min(ax, bx), max(ax, bx) + 1):
@@ -145,18 +150,19 @@ class Geometry:
                 sq = self.square(x, y)
                 if sq in (a, b):
                     continue
-                lo, hi = Fraction(0), Fraction(1)
-                ok = True
+                enters: list[tuple[int, int]] = [(0, 1)]  # the segment's own ends
+                leaves: list[tuple[int, int]] = [(1, 1)]
+                inside = True
                 for p0, d, edge in ((x0, dx, 2 * x), (y0, dy, 2 * y)):
-                    if d == 0:
-                        # Parallel: inside only if strictly between the two edges.
-                        ok = edge < p0 < edge + 2
+                    if d == 0:  # parallel: inside only if strictly between the two edges
+                        inside = edge < p0 < edge + 2
+                        if not inside:
+                            break
                     else:
-                        t1, t2 = Fraction(edge - p0, d), Fraction(edge + 2 - p0, d)
-                        lo, hi = max(lo, min(t1, t2)), min(hi, max(t1, t2))
-                    if not ok:
-                        break
-                if ok and lo < hi:
+                        n = edge - p0 if d > 0 else p0 - edge - 2
+                        enters.append((n, abs(d)))
+                        leaves.append((n + 2, abs(d)))
+                if inside and all(en * ld < ln * ed for en, ed in enters for ln, ld in leaves):
                     mask |= 1 << sq
         return mask
 

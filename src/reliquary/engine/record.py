@@ -23,6 +23,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from .content import Content
 from .notation import format_option, read_option
 from .state import State
@@ -41,6 +43,7 @@ RECORD_FORMAT = "reliquary-record"
 RECORD_VERSION = 1
 
 
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 @dataclass(frozen=True)
 class Entry:
     """One decision taken: its kind, who took it (-1 for chance), the option and its token."""
@@ -52,6 +55,7 @@ class Entry:
     events: tuple[Event, ...] = ()
 
 
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class Game:
     """A state and its history: what a front end or a runner plays on."""
 

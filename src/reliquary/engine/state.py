@@ -9,14 +9,17 @@ exactly, mid-turn included.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any, ClassVar
+
+from mypy_extensions import mypyc_attr
 
 from .content import AttackLine, Card, Content, Faction
 from .geometry import Geometry, nearest_direction
 from .types import (
     CHANCE,
     CONCESSIONS,
+    MODES,
     PASS,
     PLAYER_NAMES,
     SETUP_KINDS,
@@ -37,6 +40,10 @@ Frame = tuple[Any, ...]
 MAX_PULL = 99
 
 
+# Compiled (mypyc), a class pickles (OpenSpiel's states, worker processes) only when
+# marked serializable; and a serializable class constructed from interpreted code runs
+# its __init__ only when it also allows interpreted subclasses (mypyc 2.4).
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class Piece:
     """A piece on the board. Minions have 1 HP; Heroes 4 (or their faction's)."""
 
@@ -44,33 +51,56 @@ class Piece:
                  "veiled")
 
     def __init__(self, pid: int, owner: int, hero: bool, hp: int, sq: int,
-                 harrowed: bool = False) -> None:
+                 harrowed: bool = False, max_hp: int = -1, veiled: bool = False,
+                 aegis: bool = False, stepped: bool = False) -> None:
         self.id = pid
         self.owner = owner
         self.hero = hero
         self.hp = hp
-        self.max_hp = hp
+        self.max_hp = hp if max_hp < 0 else max_hp
         self.sq = sq
         self.harrowed = harrowed
-        self.veiled = False   # K-Veil: no MOVE, no steps on the owner's next turn
-        self.aegis = False    # K-Aegis: no damage, no push/pull until the owner's next turn
-        self.stepped = False  # took a step this turn (Lantern Bearers)
+        self.veiled = veiled    # K-Veil: no MOVE, no steps on the owner's next turn
+        self.aegis = aegis      # K-Aegis: no damage, no push/pull until the owner's next turn
+        self.stepped = stepped  # took a step this turn (Lantern Bearers)
 
     def copy(self) -> Piece:
-        p = Piece.__new__(Piece)
-        p.id, p.owner, p.hero, p.hp, p.max_hp, p.sq = (
-            self.id, self.owner, self.hero, self.hp, self.max_hp, self.sq)
-        p.harrowed, p.veiled, p.aegis, p.stepped = (
-            self.harrowed, self.veiled, self.aegis, self.stepped)
-        return p
+        # One constructor call: compiled (mypyc) classes have no __new__ shortcut.
+        return Piece(self.id, self.owner, self.hero, self.hp, self.sq, self.harrowed,
+                     self.max_hp, self.veiled, self.aegis, self.stepped)
 
     def __repr__(self) -> str:
         kind = "Hero" if self.hero else "Minion"
         return f"<{PLAYER_NAMES[self.owner]} {kind} #{self.id} sq={self.sq} hp={self.hp}>"
 
 
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
+class _Line:
+    """An attack line as the rules read it: the content's :class:`AttackLine` (a pydantic
+    model) copied into plain typed fields, fast to read from compiled code."""
+
+    def __init__(self, line: AttackLine, index: int) -> None:
+        self.source = line
+        self.index = index  # its number in its tables (for memos keyed by line)
+        self.effect: str = line.effect
+        self.damage = line.damage
+        self.push = line.push
+        self.pull = line.pull
+        self.range = line.range
+        self.los = line.los
+        self.strict_los = line.strict_los
+        self.targets = line.targets
+        self.after_step = line.after_step
+        self.kill_step = line.kill_step
+        self.swap_minion_range = line.swap_minion_range
+        self.table = line.table
+        self.adjacent = line.adjacent  # a property there: worked out once here
+
+
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class _Tables:
-    """Per-(content, size) lookups: MOVE destinations of each card, rows, halves."""
+    """Per-(content, size) lookups: MOVE destinations of each card, rows, halves, and the
+    content's cards, factions, rites and attack lines by id."""
 
     _cache: ClassVar[dict[tuple[int, int], _Tables]] = {}
 
@@ -80,6 +110,30 @@ class _Tables:
         row = content.board_row(size)
         self.row = row
         self.cards = {card.id: card for card in content.cards}
+        self.card_ids = tuple(self.cards)  # in the content's order
+        self.factions = {faction.id: faction for faction in content.factions}
+        self.rite_effects = {rite.id: rite.effect for rite in content.rites}
+        # The (Hero, Minion) lines of each unique card, and of each faction for the
+        # generic cards (T3); an «any» line is both.
+        self.lines: list[_Line] = []
+        self.card_lines: dict[str, tuple[_Line, _Line]] = {}
+        for card in content.cards:
+            attack = card.attack
+            if attack == "faction":
+                continue
+            if attack.any is not None:
+                line = self._new_line(attack.any)
+                self.card_lines[card.id] = (line, line)
+            else:
+                assert attack.hero is not None and attack.minion is not None
+                self.card_lines[card.id] = (self._new_line(attack.hero),
+                                            self._new_line(attack.minion))
+        self.faction_lines = {
+            faction.id: (self._new_line(faction.hero), self._new_line(faction.minion))
+            for faction in content.factions}
+        # The play options, made once: options are values, so they can be shared.
+        self.plays = {card.id: {mode: Play(card.id, mode) for mode in MODES}
+                      for card in content.cards}
         self.back_row = tuple(tuple(geo.row_of(p, 0)) for p in (0, 1))
         self.deploy = tuple(
             tuple(sq for r in range(row.deploy_rows) for sq in geo.row_of(p, r)) for p in (0, 1)
@@ -100,6 +154,10 @@ class _Tables:
                 ))
             self.moves[card.id] = tuple(per_player)
 
+    def _new_line(self, line: AttackLine) -> _Line:
+        self.lines.append(_Line(line, len(self.lines)))
+        return self.lines[-1]
+
     @classmethod
     def of(cls, content: Content, size: int) -> _Tables:
         key = (id(content), size)
@@ -109,6 +167,7 @@ class _Tables:
         return tables
 
 
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class State:
     """A Reliquary game in progress, from the first setup choice to the result.
 
@@ -123,7 +182,11 @@ class State:
     """
 
     # ------------------------------------------------------------------ creation
-    def __init__(self, content: Content, settings: Settings | None = None) -> None:
+    def __init__(self, content: Content, settings: Settings | None = None,
+                 *, _copy_of: State | None = None) -> None:
+        if _copy_of is not None:  # clone(): copy every field, no checks, no setup
+            self._copy_fields(_copy_of)
+            return
         settings = settings or Settings()
         if settings.size not in content.sizes:
             raise ValueError(
@@ -170,26 +233,45 @@ class State:
 
     def clone(self) -> State:
         """An independent copy; applying options to it leaves this state unchanged."""
-        s = State.__new__(State)
-        s.__dict__.update(self.__dict__)
-        s.board = self.board[:]
-        s.pieces = {pid: p.copy() for pid, p in self.pieces.items()}
-        s.factions = self.factions[:]
-        s.secret_faction = self.secret_faction[:]
-        s.hands = [self.hands[0][:], self.hands[1][:]]
-        s.rites = self.rites[:]
-        s.rite_draft = self.rite_draft[:]
-        s.relic_sq = self.relic_sq[:]
-        s.relic_carrier = self.relic_carrier[:]
-        s.pool = self.pool[:]
-        s.regroups = self.regroups[:]
-        s.grave_used = self.grave_used[:]
-        s.placed = self.placed[:]
-        s.turns_taken = self.turns_taken[:]
-        s.stack = self.stack[:]
-        s._options = None if self._options is None else self._options[:]
-        s.events = None
-        return s
+        return State(self.content, self.settings, _copy_of=self)
+
+    def _copy_fields(self, src: State) -> None:
+        """Every field of ``src``, the mutable ones copied (a compiled class has no
+        ``__dict__`` to copy wholesale, so each field is named here: keep in step with
+        ``__init__``)."""
+        self.content = src.content
+        self.settings = src.settings
+        self.geometry = src.geometry
+        self._tables = src._tables
+        self.board = src.board[:]
+        self.ruins = src.ruins
+        self.pieces = {pid: p.copy() for pid, p in src.pieces.items()}
+        self.next_id = src.next_id
+        self.factions = src.factions[:]
+        self.secret_faction = src.secret_faction[:]
+        self.hands = [src.hands[0][:], src.hands[1][:]]
+        self.waiting = src.waiting
+        self.dealt = src.dealt
+        self.first = src.first
+        self.rites = src.rites[:]
+        self.rite_draft = src.rite_draft[:]
+        self.relic_sq = src.relic_sq[:]
+        self.relic_carrier = src.relic_carrier[:]
+        self.pool = src.pool[:]
+        self.regroups = src.regroups[:]
+        self.grave_used = src.grave_used[:]
+        self.placed = src.placed[:]
+        self.vigil = src.vigil
+        self.eventful = src.eventful
+        self.rounds = src.rounds
+        self.turns_taken = src.turns_taken[:]
+        self.current = src.current
+        self.played = src.played
+        self.result = src.result
+        self.stack = src.stack[:]
+        self._options = None if src._options is None else src._options[:]
+        self._grave_trigger = src._grave_trigger
+        self.events = None
 
     # ------------------------------------------------------------------ public API
     @property
@@ -246,16 +328,24 @@ class State:
         options = self.legal_options()
         return [(o, 1.0 / len(options)) for o in options]
 
-    def apply(self, option: Option) -> None:
+    def apply(self, option: object) -> None:
         """Take an option of the current decision (a choice or a chance outcome).
 
         Raises :class:`IllegalOptionError` and changes nothing if the option is not one
-        of :meth:`legal_options`.
+        of :meth:`legal_options` (whatever its type: the compiled build checks types at
+        the call, so ``option`` is typed ``object`` to give both builds the same error).
         """
         if self.result is not None:
             raise GameOverError(f"the game is over: {self.result}")
         options = self._options if self._options is not None else self.legal_options()
-        if option not in options or type(option) is bool:
+        # The legal option equal to ``option``; a bool is no square or die face (True == 1).
+        chosen: Option | None = None
+        if type(option) is not bool:
+            for legal in options:
+                if legal == option:
+                    chosen = legal
+                    break
+        if chosen is None:
             frame = self.stack[-1]
             raise IllegalOptionError(
                 f"{option!r} is not a legal option for the {frame[0]!r} decision of "
@@ -263,7 +353,7 @@ class State:
             )
         frame = self.stack.pop()
         self._options = None
-        _HANDLERS[frame[0]](self, frame, option)
+        _HANDLERS[frame[0]](self, frame, chosen)
         self._queue_grave_return()
         self._advance()
 
@@ -324,21 +414,21 @@ class State:
 
     def faction(self, player: int) -> Faction | None:
         fid = self.factions[player]
-        return self.content.faction(fid) if fid else None
+        return self._tables.factions[fid] if fid else None
 
     def line_for(self, card: Card | str, piece: Piece) -> AttackLine:
         """The attack line a piece uses with a card (T3): «Héroe:», «Esbirro:» or «Cualquiera:»."""
-        if isinstance(card, str):
-            card = self._tables.cards[card]
-        attack = card.attack
-        if attack == "faction":
-            faction = self.content.faction(self.factions[piece.owner] or "")
-            return faction.hero if piece.hero else faction.minion
-        if attack.any is not None:
-            return attack.any
-        line = attack.hero if piece.hero else attack.minion
-        assert line is not None
-        return line
+        return self._line(card if isinstance(card, str) else card.id, piece).source
+
+    def _line(self, card_id: str, piece: Piece) -> _Line:
+        return self._lines(card_id, piece.owner)[0 if piece.hero else 1]
+
+    def _lines(self, card_id: str, player: int) -> tuple[_Line, _Line]:
+        """The (Hero, Minion) lines of a card for a player's pieces."""
+        lines = self._tables.card_lines.get(card_id)
+        if lines is None:  # a generic card: the faction's lines
+            lines = self._tables.faction_lines[self.factions[player] or ""]
+        return lines
 
     def first_turn(self, player: int) -> bool:
         return self.turns_taken[player] == 0
@@ -572,7 +662,7 @@ class State:
         return True
 
     # ------------------------------------------------------------------ attack geometry
-    def _targets(self, attacker: Piece, sq: int, line: AttackLine) -> list[int]:
+    def _targets(self, attacker: Piece, sq: int, line: _Line) -> list[int]:
         """Squares of legal targets for a targeted line from square sq."""
         geo, board, pieces = self.geometry, self.board, self.pieces
         friendly = line.effect == "passage"  # D9: enemies unless the text says friendly
@@ -594,12 +684,40 @@ class State:
         out.sort()
         return out
 
+    def _has_target(self, attacker: Piece, sq: int, line: _Line) -> bool:
+        """Whether :meth:`_targets` would find any (stops at the first: T6 checks)."""
+        geo, board, pieces = self.geometry, self.board, self.pieces
+        friendly = line.effect == "passage"
+        if line.range == 1 and not line.los:
+            for n in geo.neighbours[sq]:
+                pid = board[n]
+                if pid >= 0 and pid != attacker.id and (pieces[pid].owner == attacker.owner) \
+                        == friendly:
+                    return True
+            return False
+        for pid, p in pieces.items():
+            if pid == attacker.id or (p.owner == attacker.owner) != friendly:
+                continue
+            if geo.distance(sq, p.sq) <= line.range and (
+                not line.los or self.has_los(sq, p.sq, line.strict_los or friendly)
+            ):
+                return True
+        return False
+
     def _adjacent_enemies(self, owner: int, sq: int) -> list[int]:
         board, pieces = self.board, self.pieces
         return [n for n in self.geometry.neighbours[sq]
                 if (pid := board[n]) >= 0 and pieces[pid].owner != owner]
 
-    def _lunges(self, attacker: Piece, line: AttackLine) -> list[int]:
+    def _has_adjacent_enemy(self, owner: int, sq: int) -> bool:
+        board, pieces = self.board, self.pieces
+        for n in self.geometry.neighbours[sq]:
+            pid = board[n]
+            if pid >= 0 and pieces[pid].owner != owner:
+                return True
+        return False
+
+    def _lunges(self, attacker: Piece, line: _Line) -> list[int]:
         """D8: squares the attacker may lunge to, keeping the attack legal."""
         if not line.adjacent or attacker.veiled:
             return []
@@ -608,10 +726,25 @@ class State:
         origin = attacker.sq
         board[origin] = EMPTY
         for n in self.geometry.neighbours[origin]:
-            if board[n] == EMPTY and self._adjacent_enemies(attacker.owner, n):
+            if board[n] == EMPTY and self._has_adjacent_enemy(attacker.owner, n):
                 out.append(n)
         board[origin] = attacker.id
         return out
+
+    def _has_lunge(self, attacker: Piece, line: _Line) -> bool:
+        """Whether :meth:`_lunges` would find any (stops at the first: T6 checks)."""
+        if not line.adjacent or attacker.veiled:
+            return False
+        board = self.board
+        origin = attacker.sq
+        board[origin] = EMPTY  # as in _lunges: the attacker has left its square
+        found = False
+        for n in self.geometry.neighbours[origin]:
+            if board[n] == EMPTY and self._has_adjacent_enemy(attacker.owner, n):
+                found = True
+                break
+        board[origin] = attacker.id
+        return found
 
     def _gale_steps(self, attacker: Piece) -> list[int]:
         """Gale's step: mandatory when possible; only to squares next to an enemy."""
@@ -621,11 +754,11 @@ class State:
         board = self.board
         origin = attacker.sq
         board[origin] = EMPTY
-        out = [n for n in steps if self._adjacent_enemies(attacker.owner, n)]
+        out = [n for n in steps if self._has_adjacent_enemy(attacker.owner, n)]
         board[origin] = attacker.id
         return out
 
-    def _attack_legal(self, piece: Piece, line: AttackLine) -> bool:
+    def _attack_legal(self, piece: Piece, line: _Line) -> bool:
         """T6: an attack is legal only if its effect can be completed."""
         effect = line.effect
         if effect in ("aegis", "rapture"):
@@ -642,14 +775,41 @@ class State:
         if effect == "gale":
             if self._steps_of(piece):
                 return bool(self._gale_steps(piece))
-            return bool(self._adjacent_enemies(piece.owner, piece.sq))
-        if self._targets(piece, piece.sq, line):
-            return True
-        return bool(self._lunges(piece, line))
+            return self._has_adjacent_enemy(piece.owner, piece.sq)
+        return self._has_target(piece, piece.sq, line) or self._has_lunge(piece, line)
 
-    def _attackers(self, card: Card) -> list[Piece]:
+    def _attackers(self, card_id: str) -> list[Piece]:
         return [p for p in self.pieces.values()
-                if p.owner == self.current and self._attack_legal(p, self.line_for(card, p))]
+                if p.owner == self.current and self._attack_legal(p, self._line(card_id, p))]
+
+    def _can_attack(self, card_id: str, own: list[Piece], known: dict[int, bool]) -> bool:
+        """T6: whether some piece in ``own`` (the current player's) can attack with the card.
+
+        ``known`` remembers the answer per line and kind of piece: the generic cards
+        share the faction's lines, so one play decision asks the same question often.
+        """
+        lines = self._lines(card_id, self.current)
+        for hero in (True, False):
+            line = lines[0 if hero else 1]
+            key = line.index * 2 + hero
+            legal = known.get(key)
+            if legal is None:
+                legal = any(p.hero == hero and self._attack_legal(p, line) for p in own)
+                known[key] = legal
+            if legal:
+                return True
+        return False
+
+    def _can_move(self, card_id: str) -> bool:
+        """T6: whether some piece of the current player can MOVE with the card."""
+        table = self._tables.moves[card_id][self.current]
+        board = self.board
+        for p in self.pieces.values():
+            if p.owner == self.current and not p.veiled:
+                for d in table[p.sq]:
+                    if board[d] == EMPTY:
+                        return True
+        return False
 
     def _movers(self, card_id: str) -> list[Piece]:
         table = self._tables.moves[card_id][self.current]
@@ -795,8 +955,8 @@ def _do_faction(s: State, frame: Frame, fid: Option) -> None:
 
 
 def _opt_deal(s: State, frame: Frame) -> list[Option]:
-    taken = set(s.hands[0]) | set(s.hands[1])
-    return [c.id for c in s.content.cards if c.id not in taken]
+    first, second = s.hands
+    return [c for c in s._tables.card_ids if c not in first and c not in second]
 
 
 def _do_deal(s: State, frame: Frame, card: Option) -> None:
@@ -876,7 +1036,7 @@ def _rite_squares(s: State, player: int, rite_id: str | None) -> list[int]:
     """Where a rite can act; empty if it cannot be completed (T6)."""
     if rite_id is None:
         return []
-    effect = s.content.rite(rite_id).effect
+    effect = s._tables.rite_effects[rite_id]
     if effect == "desecration":
         ruins = s.ruins
         return [sq for sq in s._tables.half[player] if (ruins >> sq) & 1]
@@ -888,43 +1048,27 @@ def _rite_squares(s: State, player: int, rite_id: str | None) -> list[int]:
 def _opt_play(s: State, frame: Frame) -> list[Option]:
     player = s.current
     hand = s.hands[player]
+    plays = s._tables.plays
     options: list[Option] = []
     own = [p for p in s.pieces.values() if p.owner == player]
-    heroes = [p for p in own if p.hero]
-    minions = [p for p in own if not p.hero]
     can_attack = not (s.settings.first_turn == "no_attack" and s.turns_taken[player] == 0)
     limit = s.settings.regroup_limit  # VAR1
     can_regroup = (s.pool[player] > 0 and bool(s._empty_back_row(player))
                    and (limit is None or s.regroups[player] < limit))
     can_rite = bool(_rite_squares(s, player, s.rites[player]))
-    line_ok: dict[int, bool] = {}  # generic cards share the faction lines
-
-    def line_legal(card: Card, key: int, pieces: Iterable[Piece]) -> bool:
-        legal = line_ok.get(key)
-        if legal is None:
-            legal = line_ok[key] = any(s._attack_legal(p, s.line_for(card, p)) for p in pieces)
-        return legal
-
+    known: dict[int, bool] = {}  # attack legality per line (see State._can_attack)
     for card_id in hand:
-        card = s._tables.cards[card_id]
-        if s._movers(card_id):
-            options.append(Play(card_id, "move"))
-        if can_attack:
-            attack = card.attack
-            if attack == "faction" or attack.any is None:
-                key = 0 if attack == "faction" else id(attack)
-                legal = (line_legal(card, key * 2 + 1, heroes)
-                         or line_legal(card, key * 2 + 2, minions))
-            else:
-                legal = line_legal(card, id(attack) * 2, own)
-            if legal:
-                options.append(Play(card_id, "attack"))
+        card_plays = plays[card_id]
+        if s._can_move(card_id):
+            options.append(card_plays["move"])
+        if can_attack and s._can_attack(card_id, own, known):
+            options.append(card_plays["attack"])
         if can_regroup:
-            options.append(Play(card_id, "regroup"))
+            options.append(card_plays["regroup"])
         if can_rite:
-            options.append(Play(card_id, "rite"))
+            options.append(card_plays["rite"])
     if not options:  # T6: nothing legal, the card only changes places
-        options = [Play(card_id, "pass") for card_id in hand]
+        options = [plays[card_id]["pass"] for card_id in hand]
     return options
 
 
@@ -977,9 +1121,9 @@ def _do_destination(s: State, frame: Frame, sq: Option) -> None:
 def _opt_escort(s: State, frame: Frame) -> list[Option]:
     mover = frame[1]
     options: list[Option] = []
-    for p in sorted(s.pieces.values(), key=lambda p: p.sq):
-        if p.owner == s.current and p.id != mover:
-            options.extend(Step(p.sq, to) for to in s._steps_of(p))
+    current, board, pieces = s.current, s.board, s.pieces
+    for sq in sorted(p.sq for p in pieces.values() if p.owner == current and p.id != mover):
+        options.extend(Step(sq, to) for to in s._steps_of(pieces[board[sq]]))
     if options:
         options.append(PASS)
     return options
@@ -991,14 +1135,14 @@ def _do_escort(s: State, frame: Frame, option: Option) -> None:
 
 
 def _opt_attacker(s: State, frame: Frame) -> list[Option]:
-    return sorted(p.sq for p in s._attackers(s._tables.cards[frame[1]]))
+    return sorted(p.sq for p in s._attackers(frame[1]))
 
 
 def _do_attacker(s: State, frame: Frame, sq: Option) -> None:
     assert isinstance(sq, int)
     piece = s.pieces[s.board[sq]]
     card = frame[1]
-    line = s.line_for(card, piece)
+    line = s._line(card, piece)
     effect = line.effect
     if effect == "aegis":
         piece.aegis = True
@@ -1017,7 +1161,7 @@ def _do_attacker(s: State, frame: Frame, sq: Option) -> None:
 
 def _opt_lunge(s: State, frame: Frame) -> list[Option]:
     piece = s.pieces[frame[1]]
-    line = s.line_for(frame[2], piece)
+    line = s._line(frame[2], piece)
     lunges: list[Option] = list(s._lunges(piece, line))
     if lunges and s._targets(piece, piece.sq, line):
         lunges.append(PASS)  # staying put is legal too
@@ -1031,14 +1175,14 @@ def _do_lunge(s: State, frame: Frame, option: Option) -> None:
 
 def _opt_target(s: State, frame: Frame) -> list[Option]:
     piece = s.pieces[frame[1]]
-    return list(s._targets(piece, piece.sq, s.line_for(frame[2], piece)))
+    return list(s._targets(piece, piece.sq, s._line(frame[2], piece)))
 
 
 def _do_target(s: State, frame: Frame, sq: Option) -> None:
     assert isinstance(sq, int)
     attacker = s.pieces[frame[1]]
     target = s.pieces[s.board[sq]]
-    line = s.line_for(frame[2], attacker)
+    line = s._line(frame[2], attacker)
     effect = line.effect
     if effect == "veil":
         target.veiled = True
@@ -1054,7 +1198,7 @@ def _do_target(s: State, frame: Frame, sq: Option) -> None:
             s.stack.append(("second_target", attacker.id, frame[2], target.id))
 
 
-def _strike(s: State, attacker: Piece, target: Piece, line: AttackLine, card: str) -> None:
+def _strike(s: State, attacker: Piece, target: Piece, line: _Line, card: str) -> None:
     """One hit: damage, then push or pull (G8), crush joining the hit (G7)."""
     origin = attacker.sq
     target_sq = target.sq
@@ -1081,7 +1225,7 @@ def _strike(s: State, attacker: Piece, target: Piece, line: AttackLine, card: st
 def _opt_second_target(s: State, frame: Frame) -> list[Option]:
     attacker = s.pieces[frame[1]]
     first = frame[3]
-    line = s.line_for(frame[2], attacker)
+    line = s._line(frame[2], attacker)
     options: list[Option] = [sq for sq in s._targets(attacker, attacker.sq, line)
                              if s.board[sq] != first]
     if options:
@@ -1092,7 +1236,7 @@ def _opt_second_target(s: State, frame: Frame) -> list[Option]:
 def _do_second_target(s: State, frame: Frame, option: Option) -> None:
     if isinstance(option, int):
         attacker = s.pieces[frame[1]]
-        _strike(s, attacker, s.pieces[s.board[option]], s.line_for(frame[2], attacker), frame[2])
+        _strike(s, attacker, s.pieces[s.board[option]], s._line(frame[2], attacker), frame[2])
 
 
 def _opt_gale_step(s: State, frame: Frame) -> list[Option]:
@@ -1120,7 +1264,7 @@ def _gale_continue(s: State, attacker: Piece, card: str, remaining: tuple[int, .
 
 def _gale_push(s: State, attacker: Piece, card: str, pid: int) -> None:
     target = s.pieces[pid]
-    line = s.line_for(card, attacker)
+    line = s._line(card, attacker)
     if s._push(attacker.sq, target, line.push, pull=False):
         s._damage(target, 1, crush=True)
 
@@ -1150,7 +1294,7 @@ def _opt_roll(s: State, frame: Frame) -> list[Option]:
 def _do_roll(s: State, frame: Frame, face: Option) -> None:
     assert isinstance(face, int)
     attacker = s.pieces[frame[1]]
-    line = s.line_for(frame[2], attacker)
+    line = s._line(frame[2], attacker)
     row = next(r for r in line.table if face in r.faces)
     if s.events is not None:
         s._emit("roll", attacker, face=face, card=frame[2])
@@ -1248,7 +1392,7 @@ def _opt_rite_effect(s: State, frame: Frame) -> list[Option]:
 def _do_rite_effect(s: State, frame: Frame, sq: Option) -> None:
     assert isinstance(sq, int)
     player = s.current
-    effect = s.content.rite(frame[1]).effect
+    effect = s._tables.rite_effects[frame[1]]
     if effect == "desecration":
         s.ruins &= ~(1 << sq)
         s.board[sq] = EMPTY
