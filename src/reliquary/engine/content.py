@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
+from functools import cached_property
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
@@ -215,9 +216,11 @@ class Content(_Data):
     def sizes(self) -> tuple[int, ...]:
         return tuple(s for row in self.board for s in range(row.sides[0], row.sides[1] + 1))
 
-    @property
+    @cached_property
     def fingerprint(self) -> str:
-        """A short hash of the rules content: records name it (different content, no replay)."""
+        """A short hash of the rules content: records name it (different content, no replay).
+
+        Worked out once (every position and record names it; the content is frozen)."""
         canon = json.dumps(self.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(canon.encode()).hexdigest()[:16]
 
