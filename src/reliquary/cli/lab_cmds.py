@@ -1,0 +1,301 @@
+"""The design lab: ``reliquary lab run | report | compare | tune | metrics`` (docs/lab.md).
+
+The lab's libraries (pyarrow, polars, duckdb, matplotlib, optuna, ray) are the optional
+extra ``lab``; they are imported inside the commands, so ``reliquary --help`` works
+without them and a missing one is reported with the line that installs it.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+
+INSTALL = "pip install 'reliquary[lab]'"
+
+
+def _need_lab() -> None:
+    try:
+        import matplotlib  # noqa: F401
+        import polars  # noqa: F401
+        import pyarrow  # noqa: F401
+    except ImportError as err:
+        raise click.ClickException(f"the lab needs {err.name}: {INSTALL}") from None
+
+
+def _load(spec_path: Path, overrides: dict[str, Any] | None = None) -> Any:
+    from ..lab.spec import SpecError, load_spec
+
+    try:
+        return load_spec(spec_path, overrides)
+    except SpecError as err:
+        raise click.ClickException(str(err)) from None
+
+
+def _exit_on_sigterm() -> None:
+    """Turn SIGTERM into SystemExit, so that a killed run still stores its finished games
+    and stops its worker processes (as Ctrl-C does) instead of orphaning them."""
+    def stop(signum: int, frame: Any) -> None:
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, stop)
+
+
+def _progress(console: Console, label: str) -> Progress:
+    return Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(),
+                    TextColumn("{task.fields[note]}"), TimeElapsedColumn(),
+                    TextColumn("ETA"), TimeRemainingColumn(), console=console)
+
+
+@click.group()
+def lab() -> None:
+    """The design lab: tournaments from a TOML spec, stored in Parquet, with reports,
+    sequential comparisons and variant tuning (see docs/lab.md)."""
+
+
+@lab.command("run")
+@click.argument("spec_path", metavar="SPEC.toml", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Run folder (default: lab-runs/<spec name>). Re-running resumes it.")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Local processes (default: every core).")
+@click.option("--ray", "ray_address", default=None, metavar="ADDRESS|auto|local",
+              help="Play the games as Ray tasks: on a cluster (its address, or auto for the "
+                   "running one) or on a Ray instance started here (local).")
+@click.option("--batch", type=click.IntRange(min=1), default=None,
+              help="Games per stored Parquet file (default: twice the workers, at least 8).")
+@click.option("--games-per-cell", "games_per_cell", type=click.IntRange(min=1), default=None,
+              help="Play this many games per cell instead of the spec's (a quick first "
+                   "pass; the same games, so running the spec later only adds the rest).")
+@click.option("--json", "as_json", is_flag=True, help="Print the run summary as JSON.")
+def run_cmd(spec_path: Path, out: Path | None, workers: int | None, ray_address: str | None,
+            batch: int | None, games_per_cell: int | None, as_json: bool) -> None:
+    """Play the tournament SPEC.toml and store every game (resumable)."""
+    _need_lab()
+    from ..lab.metrics import headline
+    from ..lab.runner import run_spec
+    from ..lab.store import Store, StoreError
+
+    spec = _load(spec_path)
+    if games_per_cell is not None:
+        spec.games_per_cell = games_per_cell
+    out = out or Path("lab-runs") / spec.name
+    _exit_on_sigterm()
+    console = Console(stderr=True)
+    console.print(f"[bold]{spec.describe()}[/] → {out}")
+    with _progress(console, spec.name) as bar:
+        task = bar.add_task("games", total=spec.games, note="")
+        counts = {"first": 0.0, "games": 0, "capped": 0}
+
+        def on_start(to_play: int, stored: int) -> None:
+            bar.update(task, total=to_play + stored, completed=stored)
+
+        def on_row(row: dict[str, Any]) -> None:
+            counts["games"] += 1
+            counts["capped"] += row["reason"] == "round_cap"
+            bar.update(task, advance=1,
+                       note=f"capped {counts['capped']}/{counts['games']}")
+
+        try:
+            summary = run_spec(spec, out, workers=workers, ray_address=ray_address,
+                               batch=batch, on_start=on_start, on_row=on_row)
+        except StoreError as err:
+            raise click.ClickException(str(err)) from None
+    table = Store(out).table()
+    summary["headline"] = headline(table) if len(table) else {}
+    if as_json:
+        click.echo(json.dumps(summary, indent=2, default=str))
+        return
+    click.echo(f"{summary['played']} games played, {summary['skipped']} already stored, "
+               f"{summary['stored']}/{summary['planned']} in {out} "
+               f"({summary['games_per_hour']:.0f} games/hour)")
+    for key, value in summary["headline"].items():
+        click.echo(f"  {key}: {value}")
+
+
+def _run_label(run_dir: Path, games: int) -> str:
+    from ..lab.store import Store
+
+    meta = Store(run_dir).meta()
+    return f"{meta['name']}: {meta.get('rules', ', '.join(meta['agents']))} — {games} games"
+
+
+@lab.command("report")
+@click.argument("run_dir", metavar="RUN", type=click.Path(file_okay=False, exists=True,
+                                                          path_type=Path))
+@click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Folder for report.html, report.md and plots/ (default: RUN/report).")
+def report_cmd(run_dir: Path, out: Path | None) -> None:
+    """Write RUN's self-contained HTML report and Markdown summary."""
+    _need_lab()
+    from ..lab.report import render
+    from ..lab.store import Store, StoreError
+
+    try:
+        table = Store(run_dir).table()
+        label = _run_label(run_dir, len(table))
+        spec_path = Store(run_dir).meta().get("spec_path")
+    except StoreError as err:
+        raise click.ClickException(str(err)) from None
+    if table.is_empty():
+        raise click.ClickException(f"{run_dir}: no games stored yet")
+    command = f"reliquary lab run {spec_path} --out {run_dir}" if spec_path else None
+    html_path, md_path = render(table, label, out or run_dir / "report", command=command)
+    click.echo(f"{html_path}\n{md_path}")
+
+
+@lab.command("compare")
+@click.argument("spec_a", metavar="A.toml", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("spec_b", metavar="B.toml", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--metric", "metric", required=True,
+              type=click.Choice(["cap_rate", "first_player", "faction_spread", "mean_length",
+                                 "draw_rate"]),
+              help="What to compare (definitions: reliquary lab metrics).")
+@click.option("--test", "test", type=click.Choice(["interval", "sprt"]), default="interval",
+              show_default=True, help="Always-valid interval (any metric) or paired SPRT "
+                                      "(cap_rate, draw_rate).")
+@click.option("--margin", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="A difference within ± this counts as none (default per metric).")
+@click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True),
+              default=0.05, show_default=True, help="Error rate of the test.")
+@click.option("--max-games", type=click.IntRange(min=2), default=2000, show_default=True,
+              help="Stop undecided after this many games (A and B together).")
+@click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Folder for both runs (default: lab-runs/compare-<A>-<B>).")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Local processes (default: every core).")
+@click.option("--ray", "ray_address", default=None, metavar="ADDRESS|auto|local",
+              help="Play the games as Ray tasks on this cluster.")
+@click.option("--json", "as_json", is_flag=True, help="Print the decision as JSON.")
+def compare_cmd(spec_a: Path, spec_b: Path, metric: str, test: str, margin: float | None,
+                alpha: float, max_games: int, out: Path | None, workers: int | None,
+                ray_address: str | None, as_json: bool) -> None:
+    """Play A.toml and B.toml side by side until a sequential test decides whether B
+    differs from A on METRIC; print the decision and the games it took."""
+    _need_lab()
+    from ..lab.compare import compare
+
+    a, b = _load(spec_a), _load(spec_b)
+    _exit_on_sigterm()
+    out = out or Path("lab-runs") / f"compare-{a.name}-{b.name}"
+    console = Console(stderr=True)
+    with _progress(console, f"{a.name} vs {b.name}: {metric}") as bar:
+        task = bar.add_task("games", total=max_games, note="")
+
+        def on_progress(used: int, note: str) -> None:
+            bar.update(task, completed=used, note=note)
+
+        try:
+            result = compare(a, b, metric, out / "A", out / "B", max_games=max_games,
+                             margin=margin, alpha=alpha, test=test, workers=workers,
+                             ray_address=ray_address, on_progress=on_progress)
+        except ValueError as err:
+            raise click.ClickException(str(err)) from None
+    if as_json:
+        click.echo(json.dumps(result.as_dict(), indent=2))
+        return
+    low, high = result.interval
+    click.echo(f"{metric}: A {result.value_a:.4g}, B {result.value_b:.4g}; B − A "
+               f"{result.difference:+.4g}, always-valid {1 - alpha:.0%} interval "
+               f"[{low:+.4g}, {high:+.4g}]")
+    click.echo(f"decision: {result.decision} after {result.games_used} games "
+               f"({result.observations} {'repetitions' if metric == 'faction_spread' else 'pairs'}"
+               f"; {result.games_played} played now, the rest already stored in {out})")
+
+
+def _parse_space(values: tuple[str, ...]) -> dict[str, list[Any]] | None:
+    from ..lab.tune import SPACE
+
+    if not values:
+        return None
+    space: dict[str, list[Any]] = {}
+    for item in values:
+        name, _, choices = item.partition("=")
+        if name not in SPACE or not choices:
+            raise click.BadParameter(f"{item!r}: use NAME=V1,V2 with NAME one of "
+                                     f"{', '.join(SPACE)}", param_hint="--space")
+        parsed: list[Any] = []
+        for c in choices.split(","):
+            c = c.strip()
+            parsed.append(None if c in ("none", "None") else int(c) if c.isdigit() else c)
+        space[name] = parsed
+    return space
+
+
+@lab.command("tune")
+@click.argument("spec_path", metavar="SPEC.toml", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--trials", type=click.IntRange(min=1), default=20, show_default=True,
+              help="Optuna trials (each is a lab run of SPEC with the trial's variants).")
+@click.option("--cap-max", type=float, default=0.02, show_default=True,
+              help="Target: round-cap rate below this.")
+@click.option("--fpa-tol", type=float, default=0.03, show_default=True,
+              help="Target: first-player score within 0.5 ± this.")
+@click.option("--faction-tol", type=float, default=0.05, show_default=True,
+              help="Target: every faction's overall score within 0.5 ± this.")
+@click.option("--draw-max", type=float, default=0.15, show_default=True,
+              help="Target: draw rate below this.")
+@click.option("--min-rounds", type=float, default=15.0, show_default=True,
+              help="Target: mean game length at least this many rounds.")
+@click.option("--space", "space", multiple=True, metavar="NAME=V1,V2",
+              help="Choices of one variant (repeatable; default: all four, every value).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Sampler seed.")
+@click.option("--top", type=click.IntRange(min=1), default=5, show_default=True,
+              help="Candidates to show.")
+@click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Study folder (default: lab-runs/tune-<spec name>); re-running resumes.")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Local processes (default: every core).")
+@click.option("--ray", "ray_address", default=None, metavar="ADDRESS|auto|local",
+              help="Play the games as Ray tasks on this cluster.")
+def tune_cmd(spec_path: Path, trials: int, cap_max: float, fpa_tol: float, faction_tol: float,
+             draw_max: float, min_rounds: float, space: tuple[str, ...], seed: int, top: int,
+             out: Path | None, workers: int | None, ray_address: str | None) -> None:
+    """Search the rule variants for settings meeting the targets; print the best
+    candidates with their measured figures (also in OUT/tune.md and OUT/tune.json)."""
+    _need_lab()
+    from ..lab.tune import Targets, markdown, tune
+
+    base = _load(spec_path)
+    _exit_on_sigterm()
+    out = out or Path("lab-runs") / f"tune-{base.name}"
+    targets = Targets(cap_max=cap_max, fpa_tol=fpa_tol, faction_tol=faction_tol,
+                      draw_max=draw_max, min_rounds=min_rounds)
+    console = Console(stderr=True)
+    with _progress(console, f"tune {base.name}") as bar:
+        task = bar.add_task("trials", total=trials, note="")
+
+        def on_trial(number: int, settings: dict[str, Any], m: dict[str, Any]) -> None:
+            bar.update(task, advance=1, note=f"#{number} objective {m['objective']:.2f}")
+
+        rows = tune(base.text, spec_path, out, trials=trials, targets=targets,
+                    space=_parse_space(space), seed=seed, workers=workers,
+                    ray_address=ray_address, on_trial=on_trial)
+    text = markdown(rows, targets, top=top)
+    (out / "tune.md").write_text(text, encoding="utf-8")
+    (out / "tune.json").write_text(json.dumps(rows, indent=2, default=str), encoding="utf-8")
+    click.echo(text)
+
+
+@lab.command("metrics")
+def metrics_cmd() -> None:
+    """List every metric with its definition."""
+    _need_lab()
+    from ..lab.metrics import DEFINITIONS
+
+    for name, text in DEFINITIONS.items():
+        click.echo(f"{name}\n    {text}\n")
+
+
+COMMANDS: list[click.Command] = [lab]

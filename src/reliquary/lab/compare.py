@@ -1,0 +1,161 @@
+"""``lab compare``: play two specs side by side until a sequential test decides whether
+B differs from A on one metric.
+
+The specs are played repetition by repetition (one game per cell each); both runs are
+stored like ``lab run``'s, so games already played are reused and the comparison can be
+resumed or reported on afterwards. The per-game metrics pair A's i-th game of a
+repetition with B's i-th and test the mean difference; ``faction_spread`` (a property of
+a whole set of games) takes one difference per repetition. The test is looked at after
+every pair and stops at the first decision, which an always-valid test allows.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from . import metrics
+from .runner import run_local, run_ray
+from .spec import LabSpec
+from .sprt import ConfidenceSequence, PairedSPRT
+from .store import Store
+
+
+def _first_score(row: dict[str, Any]) -> float:
+    if row["winner"] is None:
+        return 0.5
+    return 1.0 if row["winner"] == row["first"] else 0.0
+
+
+#: metric -> the value of one game (the test compares their means).
+PER_GAME: dict[str, Callable[[dict[str, Any]], float]] = {
+    "cap_rate": lambda row: float(row["reason"] == "round_cap"),
+    "draw_rate": lambda row: float(row["winner"] is None),
+    "first_player": _first_score,
+    "mean_length": lambda row: float(row["rounds"]),
+}
+#: metric -> the value of one repetition (a set of games over every cell).
+PER_REP: dict[str, Callable[[pl.DataFrame], float]] = {
+    "faction_spread": metrics.faction_spread,
+}
+METRICS = (*PER_GAME, *PER_REP)
+#: Differences within ± this count as "no difference" unless --margin says otherwise.
+DEFAULT_MARGIN = {"cap_rate": 0.05, "draw_rate": 0.05, "first_player": 0.05,
+                  "mean_length": 10.0, "faction_spread": 0.1}
+#: Metrics whose per-game value is 0 or 1 (the paired SPRT applies).
+BINARY = ("cap_rate", "draw_rate")
+
+
+@dataclass
+class Comparison:
+    """The outcome of a comparison."""
+
+    metric: str
+    test: str
+    decision: str                 # B higher / B lower / no difference / undecided
+    observations: int             # pairs (or repetitions) the test used
+    games_used: int               # games behind those observations (A and B)
+    games_played: int             # games played in this call (the rest were stored)
+    value_a: float
+    value_b: float
+    difference: float
+    interval: tuple[float, float]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.__dict__.items()}
+
+
+def compare(spec_a: LabSpec, spec_b: LabSpec, metric: str, out_a: str | Path,
+            out_b: str | Path, max_games: int = 2000, margin: float | None = None,
+            alpha: float = 0.05, test: str = "interval", workers: int | None = None,
+            ray_address: str | None = None, burn_in: int | None = None,
+            on_progress: Callable[[int, str], None] | None = None) -> Comparison:
+    """Play A and B until the test decides or ``max_games`` (both specs together) are
+    used. ``test``: ``interval`` (always-valid confidence sequence, any metric) or
+    ``sprt`` (paired SPRT on discordant pairs, 0/1 metrics only)."""
+    if metric not in METRICS:
+        raise ValueError(f"unknown metric {metric!r}; allowed: {', '.join(METRICS)}")
+    if test not in ("interval", "sprt"):
+        raise ValueError(f"unknown test {test!r}; allowed: interval, sprt")
+    if test == "sprt" and metric not in BINARY:
+        raise ValueError(f"the paired SPRT needs a 0/1 metric ({', '.join(BINARY)}); "
+                         "use --test interval")
+    margin = DEFAULT_MARGIN[metric] if margin is None else margin
+    per_rep = metric in PER_REP
+    if burn_in is None:
+        burn_in = 3 if per_rep else 20
+    cs = ConfidenceSequence(tau=margin, margin=margin, alpha=alpha, burn_in=burn_in)
+    sprt = PairedSPRT(effect=0.15, alpha=alpha) if test == "sprt" else None
+    stores = (Store(out_a), Store(out_b))
+    stores[0].open_for(spec_a)
+    stores[1].open_for(spec_b)
+    used_a: list[dict[str, Any]] = []
+    used_b: list[dict[str, Any]] = []
+    played = 0
+    decision: str | None = None
+    observations = 0
+    rep = 0
+    while decision is None and len(used_a) + len(used_b) < max_games:
+        jobs_a, jobs_b = spec_a.jobs_for_rep(rep), spec_b.jobs_for_rep(rep)
+        done = (stores[0].done_ids(), stores[1].done_ids())
+        todo_a = [j for j in jobs_a if j.game_id not in done[0]]
+        todo_b = [j for j in jobs_b if j.game_id not in done[1]]
+        # Interleave A's and B's games so both runs progress together on the workers;
+        # a game both specs share (same hash: same seeds and rules) is played once.
+        todo = [j for pair in zip(todo_a, todo_b, strict=False) for j in pair]
+        todo += todo_a[len(todo_b):] + todo_b[len(todo_a):]
+        todo = list({j.game_id: j for j in todo}.values())
+        new_rows = list(run_ray(todo, ray_address) if ray_address else
+                        run_local(todo, workers))
+        played += len(new_rows)
+        for store, spec, side in zip(stores, (spec_a, spec_b), (todo_a, todo_b), strict=True):
+            wanted = {j.game_id for j in side}
+            store.write_batch([{**r, "run": spec.name} for r in new_rows
+                               if r["game_id"] in wanted])
+        ids_a = {j.game_id for j in jobs_a}
+        ids_b = {j.game_id for j in jobs_b}
+        rows_a = stores[0].table().filter(pl.col("game_id").is_in(list(ids_a))).sort(
+            "game_index")
+        rows_b = stores[1].table().filter(pl.col("game_id").is_in(list(ids_b))).sort(
+            "game_index")
+        if per_rep:
+            cs.update(PER_REP[metric](rows_b) - PER_REP[metric](rows_a))
+            used_a += rows_a.to_dicts()
+            used_b += rows_b.to_dicts()
+            observations += 1
+            decision = cs.decision
+        else:
+            for ra, rb in zip(rows_a.to_dicts(), rows_b.to_dicts(), strict=False):
+                fa, fb = PER_GAME[metric](ra), PER_GAME[metric](rb)
+                cs.update(fb - fa)
+                if sprt is not None:
+                    sprt.update(bool(fa), bool(fb))
+                used_a.append(ra)
+                used_b.append(rb)
+                observations += 1
+                decision = sprt.decision if sprt is not None else cs.decision
+                if decision is not None or len(used_a) + len(used_b) >= max_games:
+                    break
+        if on_progress:
+            low, high = cs.interval
+            on_progress(len(used_a) + len(used_b),
+                        f"Δ {cs.mean:+.3f} [{low:+.3f}, {high:+.3f}]")
+        rep += 1
+    frame_a, frame_b = pl.DataFrame(used_a), pl.DataFrame(used_b)
+    value = PER_REP.get(metric)
+    if value is not None:
+        va, vb = value(frame_a), value(frame_b)
+    else:
+        va = sum(PER_GAME[metric](r) for r in used_a) / max(1, len(used_a))
+        vb = sum(PER_GAME[metric](r) for r in used_b) / max(1, len(used_b))
+    low, high = cs.interval
+    return Comparison(metric=metric, test=test, decision=decision or "undecided",
+                      observations=observations, games_used=len(used_a) + len(used_b),
+                      games_played=played, value_a=va, value_b=vb, difference=cs.mean,
+                      interval=(low if math.isfinite(low) else math.nan,
+                                high if math.isfinite(high) else math.nan))

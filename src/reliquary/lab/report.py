@@ -1,0 +1,423 @@
+"""A run's report: one self-contained HTML page (plots embedded as base64 PNG, inline
+CSS, no script, nothing fetched) and a Markdown summary with the same tables and the
+plots as PNG files beside it. Every figure's title carries the run's rules, agents and
+game count, so a plot copied elsewhere still says what it measured."""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import math
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from . import metrics as M
+
+#: The figures every report has, in order: name -> caption.
+FIGURES: dict[str, str] = {
+    "advantage": "First-player, Key-seat (and first agent's) score with 95% Wilson intervals",
+    "faction_matrix": "Faction win-rate matrix: row faction's score against the column "
+                      "faction (95% Wilson interval, games)",
+    "faction_strength": "Faction strength: Bradley–Terry fit in Elo, with the overall score",
+    "end_reasons": "End reasons, and which count decided the Vigil endings",
+    "length": "Game length in rounds",
+    "rites": "Rite win rate given the pick (95% Wilson intervals) and pick share",
+    "card_modes": "Card and mode usage: plays per game",
+    "counts": "Kills, Regroups, rites played and relic pick-ups per game (95% t intervals)",
+    "decisiveness": "When the game was decided: the eventual winner's lead over the game",
+}
+
+
+def _mpl() -> Any:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _fmt_pct(value: float) -> str:
+    return "–" if value is None or (isinstance(value, float) and math.isnan(value)) \
+        else f"{value:.1%}"
+
+
+def _interval(d: dict[str, Any], key: str = "value") -> str:
+    return f"{_fmt_pct(d[key])} [{_fmt_pct(d['low'])}, {_fmt_pct(d['high'])}]"
+
+
+def _titled(fig: Any, title: str, label: str) -> None:
+    fig.suptitle(f"{title}\n{label}", fontsize=9)
+
+
+def _errorbars(ax: Any, names: list[str], values: list[float], lows: list[float],
+               highs: list[float], reference: float | None = 0.5) -> None:
+    y = np.arange(len(names))
+    v, lo, hi = (np.array(x, dtype=float) for x in (values, lows, highs))
+    # Clipped at 0: a Wilson bound can sit a rounding error past its estimate.
+    xerr = np.clip(np.nan_to_num([v - lo, hi - v]), 0.0, None)
+    ax.errorbar(v, y, xerr=xerr, fmt="o", capsize=3)
+    ax.set_yticks(y, names, fontsize=8)
+    ax.invert_yaxis()
+    if reference is not None:
+        ax.axvline(reference, color="grey", lw=0.8, ls="--")
+
+
+# ---------------------------------------------------------------------- figures
+def fig_advantage(g: pl.DataFrame, label: str) -> Any:
+    plt = _mpl()
+    fig, ax = plt.subplots(figsize=(7, 2.8))
+    fpa, seat = M.first_player_advantage(g), M.seat_advantage(g)
+    rows = [("first player", fpa), ("Key seat", seat)]
+    agent = M.agent_score(g)
+    if agent is not None:
+        rows.append((f"agent {agent['agent']}", agent))
+    _errorbars(ax, [r[0] for r in rows], [r[1]["score"] for r in rows],
+               [r[1]["low"] for r in rows], [r[1]["high"] for r in rows])
+    ax.set_xlim(0, 1)
+    ax.set_xlabel("score (win 1, draw ½)")
+    _titled(fig, "Advantage", label)
+    fig.tight_layout()
+    return fig
+
+
+def fig_faction_matrix(g: pl.DataFrame, label: str) -> Any:
+    plt = _mpl()
+    mat = M.faction_matrix(g)
+    factions = sorted(set(mat["faction"].to_list()) | set(mat["opponent"].to_list()))
+    n = len(factions)
+    grid = np.full((n, n), np.nan)
+    fig, ax = plt.subplots(figsize=(2.2 + 0.95 * n, 1.8 + 0.8 * n))
+    for row in mat.iter_rows(named=True):
+        i, j = factions.index(row["faction"]), factions.index(row["opponent"])
+        grid[i, j] = row["score"]
+        ax.text(j, i, f"{row['score']:.0%}\n[{row['low']:.0%},{row['high']:.0%}]\n"
+                      f"n={row['games']}", ha="center", va="center", fontsize=6)
+    image = ax.imshow(grid, cmap="RdBu", vmin=0, vmax=1)
+    ax.set_xticks(range(n), factions, rotation=45, ha="right", fontsize=7)
+    ax.set_yticks(range(n), factions, fontsize=7)
+    ax.set_xlabel("opponent")
+    ax.set_ylabel("faction")
+    fig.colorbar(image, ax=ax, label="row faction's score", shrink=0.8)
+    _titled(fig, "Faction win-rate matrix", label)
+    fig.tight_layout()
+    return fig
+
+
+def fig_faction_strength(g: pl.DataFrame, label: str) -> Any:
+    plt = _mpl()
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 0.9 + 0.45 * max(3, _n_factions(g))))
+    try:
+        bt = M.bradley_terry(g)["factions"].sort("elo", descending=True)
+        _errorbars(ax1, bt["faction"].to_list(), bt["elo"].to_list(), bt["elo_low"].to_list(),
+                   bt["elo_high"].to_list(), reference=0.0)
+        ax1.set_xlabel("Bradley–Terry strength (Elo, sums to 0)")
+    except ValueError as err:
+        ax1.text(0.5, 0.5, str(err), ha="center", va="center", fontsize=8, wrap=True)
+    scores = M.faction_scores(g).sort("score", descending=True)
+    _errorbars(ax2, scores["faction"].to_list(), scores["score"].to_list(),
+               scores["low"].to_list(), scores["high"].to_list())
+    ax2.set_xlim(0, 1)
+    ax2.set_xlabel("overall score")
+    _titled(fig, "Faction strength", label)
+    fig.tight_layout()
+    return fig
+
+
+def _n_factions(g: pl.DataFrame) -> int:
+    return len(set(g["faction_key"].drop_nulls().to_list())
+               | set(g["faction_skull"].drop_nulls().to_list()))
+
+
+def fig_end_reasons(g: pl.DataFrame, label: str) -> Any:
+    plt = _mpl()
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 3))
+    reasons = M.end_reasons(g)
+    _errorbars(ax1, reasons["reason"].to_list(), reasons["share"].to_list(),
+               reasons["low"].to_list(), reasons["high"].to_list(), reference=None)
+    ax1.set_xlim(0, 1)
+    ax1.set_xlabel("share of games")
+    ties = M.tiebreaks(g)
+    if ties.is_empty():
+        ax2.text(0.5, 0.5, "no Vigil endings", ha="center", va="center")
+        ax2.set_axis_off()
+    else:
+        _errorbars(ax2, ties["tiebreak"].to_list(), ties["share"].to_list(),
+                   ties["low"].to_list(), ties["high"].to_list(), reference=None)
+        ax2.set_xlim(0, 1)
+        ax2.set_xlabel("share of Vigil endings")
+    _titled(fig, "End reasons and Vigil tie-breaks", label)
+    fig.tight_layout()
+    return fig
+
+
+def fig_length(g: pl.DataFrame, label: str) -> Any:
+    plt = _mpl()
+    fig, ax = plt.subplots(figsize=(7, 3))
+    rounds = g["rounds"].to_numpy()
+    capped = g.filter(pl.col("reason") == "round_cap")["rounds"].to_numpy()
+    top = int(max(rounds.max(), 1)) if rounds.size else 1
+    bins = np.linspace(0, top + 1, min(40, top + 2))
+    finished = g.filter(pl.col("reason") != "round_cap")["rounds"].to_numpy()
+    ax.hist([finished, capped],
+            bins=bins, stacked=True, label=["finished", "round cap"])
+    ax.set_xlabel("rounds")
+    ax.set_ylabel("games")
+    ax.legend(fontsize=8)
+    _titled(fig, "Game length", label)
+    fig.tight_layout()
+    return fig
+
+
+def fig_rites(g: pl.DataFrame, label: str) -> Any:
+    plt = _mpl()
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 2.8))
+    rites = M.rite_win_rates(g)
+    if rites.is_empty():
+        ax1.text(0.5, 0.5, "no rites drafted", ha="center", va="center")
+    else:
+        _errorbars(ax1, rites["rite"].to_list(), rites["score"].to_list(),
+                   rites["low"].to_list(), rites["high"].to_list())
+        ax1.set_xlim(0, 1)
+        ax1.set_xlabel("score of the player who drafted it")
+        ax2.barh(rites["rite"].to_list(), rites["pick_share"].to_list(), label="drafted")
+        ax2.barh(rites["rite"].to_list(),
+                 (rites["pick_share"] * rites["played_share"]).to_list(), label="…and played")
+        ax2.invert_yaxis()
+        ax2.set_xlabel("share of drafts")
+        ax2.legend(fontsize=8)
+    _titled(fig, "Rites", label)
+    fig.tight_layout()
+    return fig
+
+
+def fig_card_modes(g: pl.DataFrame, label: str) -> Any:
+    plt = _mpl()
+    usage = M.card_mode_usage(g)
+    cards = sorted(set(usage["card"].to_list()))
+    modes = [m for m in ("move", "attack", "regroup", "rite", "pass")
+             if m in set(usage["mode"].to_list())]
+    grid = np.zeros((len(cards), len(modes)))
+    for row in usage.iter_rows(named=True):
+        grid[cards.index(row["card"]), modes.index(row["mode"])] = row["per_game"]
+    fig, ax = plt.subplots(figsize=(1.8 + 1.1 * max(1, len(modes)), 1.5 + 0.32 * len(cards)))
+    image = ax.imshow(grid, cmap="viridis", aspect="auto")
+    for i in range(len(cards)):
+        for j in range(len(modes)):
+            ax.text(j, i, f"{grid[i, j]:.2f}", ha="center", va="center", fontsize=6,
+                    color="white" if grid[i, j] < grid.max() / 2 else "black")
+    ax.set_xticks(range(len(modes)), modes, fontsize=8)
+    ax.set_yticks(range(len(cards)), cards, fontsize=7)
+    fig.colorbar(image, ax=ax, label="plays per game", shrink=0.8)
+    _titled(fig, "Card and mode usage", label)
+    fig.tight_layout()
+    return fig
+
+
+def fig_counts(g: pl.DataFrame, label: str) -> Any:
+    plt = _mpl()
+    counts = M.regroups_kills(g)
+    fig, ax = plt.subplots(figsize=(8, 3))
+    groups = [x for x in ("all", "finished", "capped") if x in set(counts["group"].to_list())]
+    names = list(dict.fromkeys(counts["count"].to_list()))
+    width = 0.8 / max(1, len(groups))
+    for k, group in enumerate(groups):
+        sub = counts.filter(pl.col("group") == group)
+        lookup = {r["count"]: r for r in sub.iter_rows(named=True)}
+        means = [lookup[n]["mean"] if n in lookup else np.nan for n in names]
+        err = [[lookup[n]["mean"] - lookup[n]["low"] if n in lookup else 0 for n in names],
+               [lookup[n]["high"] - lookup[n]["mean"] if n in lookup else 0 for n in names]]
+        ax.bar(np.arange(len(names)) + k * width, means, width,
+               yerr=np.nan_to_num(np.array(err, dtype=float)), capsize=3,
+               label=f"{group} ({int(sub['games'][0]) if len(sub) else 0} games)")
+    ax.set_xticks(np.arange(len(names)) + width * (len(groups) - 1) / 2, names)
+    ax.set_ylabel("per game (both players)")
+    ax.legend(fontsize=8)
+    _titled(fig, "Kills, Regroups, rites and relic pick-ups", label)
+    fig.tight_layout()
+    return fig
+
+
+def fig_decisiveness(g: pl.DataFrame, label: str) -> Any:
+    plt = _mpl()
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 3))
+    moments, behind = [], []
+    for winner, evals in zip(g["winner"], g["eval_key"], strict=True):
+        ev = list(evals) if evals is not None else []
+        if winner is None or not ev:
+            continue
+        view = ev if winner == "key" else [-v for v in ev]
+        _, m, b = M._sign_runs(view)
+        moments.append(m)
+        behind.append(b)
+    ax1.hist(moments, bins=np.linspace(0, 1, 11))
+    ax1.set_xlabel("decisive moment (fraction of the game)")
+    ax1.set_ylabel("decisive games")
+    ax2.hist(behind, bins=np.linspace(0, 1, 11))
+    ax2.set_xlabel("share of rounds the winner was behind (drama)")
+    _titled(fig, "When games were decided", label)
+    fig.tight_layout()
+    return fig
+
+
+_BUILDERS: dict[str, Callable[[pl.DataFrame, str], Any]] = {
+    "advantage": fig_advantage, "faction_matrix": fig_faction_matrix,
+    "faction_strength": fig_faction_strength, "end_reasons": fig_end_reasons,
+    "length": fig_length, "rites": fig_rites, "card_modes": fig_card_modes,
+    "counts": fig_counts, "decisiveness": fig_decisiveness,
+}
+
+
+def figures(g: pl.DataFrame, label: str) -> dict[str, bytes]:
+    """Every figure of :data:`FIGURES` as PNG bytes."""
+    plt = _mpl()
+    out = {}
+    for name in FIGURES:
+        fig = _BUILDERS[name](g, label)
+        buffer = io.BytesIO()
+        fig.savefig(buffer, format="png", dpi=110)
+        plt.close(fig)
+        out[name] = buffer.getvalue()
+    return out
+
+
+# ---------------------------------------------------------------------- tables
+def _fmt(value: Any) -> str:
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "–"
+        return f"{value:.3f}" if abs(value) < 10 else f"{value:.1f}"
+    return "–" if value is None else str(value)
+
+
+def _table_rows(frame: pl.DataFrame) -> tuple[list[str], list[list[str]]]:
+    return frame.columns, [[_fmt(v) for v in row] for row in frame.iter_rows()]
+
+
+def summary_tables(g: pl.DataFrame) -> list[tuple[str, pl.DataFrame]]:
+    """The report's tables: (title, table)."""
+    fpa, seat = M.first_player_advantage(g), M.seat_advantage(g)
+    dec = M.decisiveness(g)
+    ln = M.length(g)
+    vig = M.vigil(g)
+    rows = [
+        ("games", str(len(g))),
+        ("first-player score", _interval(fpa, "score")),
+        ("first player's share of decisive games",
+         f"{_fmt_pct(fpa['decisive_share'])} [{_fmt_pct(fpa['decisive_low'])}, "
+         f"{_fmt_pct(fpa['decisive_high'])}] of {fpa['decisive']}"),
+        ("Key-seat score", _interval(seat, "score")),
+        ("draw rate (drawishness)", _interval(M.draw_rate(g))),
+        ("round-cap rate", _interval(M.round_cap_rate(g))),
+        ("decisive rate", _interval(dec["decisive"])),
+        ("board-win rate (Hero or relic)", _interval(dec["board_wins"])),
+        ("decisive moment (mean fraction)", "{:.2f} [{:.2f}, {:.2f}]".format(
+            *dec["decisive_moment"])),
+        ("lead changes per game", "{:.2f} [{:.2f}, {:.2f}]".format(*dec["lead_changes"])),
+        ("drama (share of rounds the winner was behind)",
+         "{:.2f} [{:.2f}, {:.2f}]".format(*dec["drama"])),
+        ("mean rounds", f"{ln['mean']:.1f} [{ln['low']:.1f}, {ln['high']:.1f}]; median "
+                        f"{ln.get('median', math.nan):.0f}, max {ln.get('max', math.nan):.0f}"),
+        ("lowest Vigil reached (mean)", "{:.2f} [{:.2f}, {:.2f}]".format(*vig["vigil_min"])),
+        ("games whose Vigil never fell below 4", _interval(vig["never_below_4"])),
+        ("faction spread (max − min overall score)",
+         _fmt_pct(M.faction_spread(g)) if _n_factions(g) >= 2 else "–"),
+        ("branching at the card play (Key, Skull)",
+         f"{M.branching(g)['key'][0]:.1f}, {M.branching(g)['skull'][0]:.1f}"),
+    ]
+    agent = M.agent_score(g)
+    if agent is not None:
+        rows.insert(4, (f"score of {agent['agent']}", _interval(agent, "score")))
+    tables = [("Headline", pl.DataFrame({"metric": [r[0] for r in rows],
+                                         "value": [r[1] for r in rows]}))]
+    tables.append(("End reasons", M.end_reasons(g)))
+    tables.append(("Vigil tie-breaks", M.tiebreaks(g)))
+    if _n_factions(g) >= 2:
+        tables.append(("Faction overall scores", M.faction_scores(g)))
+        try:
+            bt = M.bradley_terry(g)
+            tables.append(("Bradley–Terry strengths", bt["factions"]))
+            h = bt["first_move"]
+            s = bt["seat"]
+            tables.append(("Bradley–Terry first-move and seat terms (log-odds)", pl.DataFrame({
+                "term": ["first move", "Key seat"], "value": [h[0], s[0]],
+                "low": [h[1], s[1]], "high": [h[2], s[2]]})))
+        except ValueError:
+            pass
+        tables.append(("Faction matrix (row's score vs column)", M.faction_matrix(g)))
+    tables.append(("Rite win rates given the pick", M.rite_win_rates(g)))
+    tables.append(("Mode usage", M.mode_usage(g)))
+    tables.append(("Card and mode usage", M.card_mode_usage(g)))
+    tables.append(("Kills, Regroups, rites and pick-ups per game", M.regroups_kills(g)))
+    return tables
+
+
+# ---------------------------------------------------------------------- output
+_CSS = """body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;
+color:#222}table{border-collapse:collapse;margin:.5em 0 1.5em;font-size:13px}
+td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}th{background:#f2f2f2}
+td:first-child{text-align:left}figure{margin:1em 0 2em}figcaption{font-size:13px;color:#555}
+img{max-width:100%}code{background:#f4f4f4;padding:1px 3px}"""
+
+
+def render(g: pl.DataFrame, label: str, out_dir: str | Path,
+           command: str | None = None) -> tuple[Path, Path]:
+    """Write ``report.html`` (self-contained) and ``report.md`` with ``plots/*.png`` into
+    ``out_dir``; returns their paths."""
+    if g.is_empty():
+        raise ValueError("no games to report on")
+    out = Path(out_dir)
+    plots_dir = out / "plots"
+    plots_dir.mkdir(parents=True, exist_ok=True)
+    pngs = figures(g, label)
+    tables = summary_tables(g)
+    title = f"Reliquary lab report — {label}"
+    parts = [f"<!doctype html><html lang='en'><head><meta charset='utf-8'>"
+             f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>",
+             f"<h1>{html.escape(title)}</h1>"]
+    md = [f"# {title}", ""]
+    if command:
+        parts.append(f"<p>Reproduce: <code>{html.escape(command)}</code></p>")
+        md += [f"Reproduce: `{command}`", ""]
+    parts.append("<p>Intervals are 95% (Wilson for shares and scores, Student t for means, "
+                 "Wald for the Bradley–Terry fit); definitions in docs/lab.md.</p>")
+    for name, caption in FIGURES.items():
+        data = base64.b64encode(pngs[name]).decode("ascii")
+        (plots_dir / f"{name}.png").write_bytes(pngs[name])
+        parts.append(f"<figure id='fig-{name}'><img alt='{html.escape(name)}' "
+                     f"src='data:image/png;base64,{data}'><figcaption>"
+                     f"{html.escape(caption)}</figcaption></figure>")
+        md += [f"![{caption}](plots/{name}.png)", ""]
+        if name == "advantage":
+            head_title, head = tables[0]
+            parts.append(_html_table(head_title, head))
+            md += _md_table(head_title, head)
+    for table_title, frame in tables[1:]:
+        parts.append(_html_table(table_title, frame))
+        md += _md_table(table_title, frame)
+    parts.append("</body></html>")
+    html_path, md_path = out / "report.html", out / "report.md"
+    html_path.write_text("\n".join(parts), encoding="utf-8")
+    md_path.write_text("\n".join(md) + "\n", encoding="utf-8")
+    return html_path, md_path
+
+
+def _html_table(title: str, frame: pl.DataFrame) -> str:
+    columns, rows = _table_rows(frame)
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in columns)
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(v)}</td>" for v in row) + "</tr>"
+                   for row in rows)
+    return f"<h2>{html.escape(title)}</h2><table><tr>{head}</tr>{body}</table>"
+
+
+def _md_table(title: str, frame: pl.DataFrame) -> list[str]:
+    columns, rows = _table_rows(frame)
+    lines = [f"## {title}", "", "| " + " | ".join(columns) + " |",
+             "|" + "---|" * len(columns)]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return [*lines, ""]

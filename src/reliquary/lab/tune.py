@@ -1,0 +1,165 @@
+"""``lab tune``: search the rule variants (RULES.md §11) for settings that meet a
+designer's targets, with Optuna (TPE sampler, seeded).
+
+Each trial is a lab run of the base spec with the trial's settings, stored in its own
+folder named by those settings — a setting tried twice, or a resumed study (the study
+lives in ``study.db``), reuses the games already played. The objective is 0 when every
+target is met and grows with each miss, measured in units of its tolerance:
+
+    max(0, cap − cap_max)/cap_max + max(0, |first − ½| − fpa_tol)/fpa_tol
+      + max(0, max_f |score_f − ½| − faction_tol)/faction_tol
+      + max(0, draws − draw_max)/draw_max + max(0, min_rounds − rounds)/min_rounds
+
+The last two guard against a degenerate optimum: without them a rule that ends every
+game in a draw before the armies meet meets the first three targets perfectly (a draw
+is half a point to everyone), and the search finds it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from . import metrics
+from .runner import run_spec
+from .spec import LabSpec, parse_spec
+from .store import Store
+
+#: The variant space searched by default: setting -> choices.
+SPACE: dict[str, list[Any]] = {
+    "regroup_limit": [None, 0, 1, 2, 3, 4],
+    "vigil_reset": ["any", "hero"],
+    "vigil_start": [1, 2, 3, 4, 5, 6],
+    "killed_minions": ["pool", "removed"],
+}
+
+
+@dataclass(frozen=True)
+class Targets:
+    """The designer's targets (defaults from issue 8)."""
+
+    cap_max: float = 0.02        # round-cap rate below this
+    fpa_tol: float = 0.03        # first-player score within ½ ± this
+    faction_tol: float = 0.05    # every faction's overall score within ½ ± this
+    draw_max: float = 0.15       # draw rate below this
+    min_rounds: float = 15.0     # mean game length at least this many rounds
+
+
+def measure(table: Any) -> dict[str, Any]:
+    """The figures a trial is judged on, with their intervals."""
+    cap = metrics.round_cap_rate(table)
+    fpa = metrics.first_player_advantage(table)
+    factions = metrics.faction_scores(table)
+    worst = max((abs(s - 0.5) for s in factions["score"].to_list()), default=0.0)
+    draws = metrics.draw_rate(table)
+    return {"games": len(table), "cap_rate": cap["value"], "cap_low": cap["low"],
+            "draw_rate": draws["value"], "draw_low": draws["low"], "draw_high": draws["high"],
+            "cap_high": cap["high"], "first_player": fpa["score"], "fpa_low": fpa["low"],
+            "fpa_high": fpa["high"], "faction_worst": worst,
+            "faction_spread": metrics.faction_spread(table),
+            "mean_rounds": metrics.mean_length(table)}
+
+
+def objective_value(m: dict[str, Any], t: Targets) -> float:
+    """0 when every target is met; otherwise the misses in units of their tolerance."""
+    return float(max(0.0, m["cap_rate"] - t.cap_max) / t.cap_max
+            + max(0.0, abs(m["first_player"] - 0.5) - t.fpa_tol) / t.fpa_tol
+            + max(0.0, m["faction_worst"] - t.faction_tol) / t.faction_tol
+            + max(0.0, m["draw_rate"] - t.draw_max) / t.draw_max
+            + max(0.0, t.min_rounds - m["mean_rounds"]) / t.min_rounds)
+
+
+def _trial_dir(out: Path, settings: dict[str, Any]) -> Path:
+    digest = hashlib.sha256(json.dumps(settings, sort_keys=True).encode()).hexdigest()[:10]
+    return out / "trials" / digest
+
+
+def tune(spec_text: str, spec_file: str | Path, out: str | Path, trials: int = 20,
+         targets: Targets | None = None, space: dict[str, list[Any]] | None = None,
+         seed: int = 0, workers: int | None = None, ray_address: str | None = None,
+         on_trial: Callable[[int, dict[str, Any], dict[str, Any]], None] | None = None,
+         ) -> list[dict[str, Any]]:
+    """Run ``trials`` Optuna trials; every trial as a dict (settings, measures, objective,
+    targets met), best first. The study is stored in ``out/study.db`` and resumed."""
+    import optuna
+
+    targets = targets or Targets()
+    space = space or SPACE
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    parse_spec(spec_text, spec_file)  # a bad base spec fails before any trial
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    study = optuna.create_study(
+        study_name="reliquary-tune", storage=f"sqlite:///{out / 'study.db'}",
+        load_if_exists=True, direction="minimize",
+        sampler=optuna.samplers.TPESampler(seed=seed))
+
+    def objective(trial: optuna.Trial) -> float:
+        overrides = {name: trial.suggest_categorical(name, choices)
+                     for name, choices in space.items()}
+        spec: LabSpec = parse_spec(spec_text, spec_file, overrides)
+        run_dir = _trial_dir(out, spec.settings_grid[0])
+        run_spec(spec, run_dir, workers=workers, ray_address=ray_address)
+        m = measure(Store(run_dir).table())
+        value = objective_value(m, targets)
+        trial.set_user_attr("measures", m)
+        trial.set_user_attr("run", str(run_dir))
+        if on_trial:
+            on_trial(trial.number, overrides, {**m, "objective": value})
+        return value
+
+    remaining = trials - len([t for t in study.trials
+                              if t.state == optuna.trial.TrialState.COMPLETE])
+    if remaining > 0:
+        study.optimize(objective, n_trials=remaining)
+    return results(study, targets)
+
+
+def results(study: Any, targets: Targets) -> list[dict[str, Any]]:
+    """Completed trials, best first; a setting the sampler tried again (same games, same
+    figures) is listed once, under its first trial."""
+    import optuna
+
+    rows = []
+    seen: set[str] = set()
+    for t in study.trials:
+        if t.state != optuna.trial.TrialState.COMPLETE:
+            continue
+        key = json.dumps(t.params, sort_keys=True)
+        if key in seen:
+            continue
+        seen.add(key)
+        m = t.user_attrs["measures"]
+        rows.append({"trial": t.number, "settings": t.params, "objective": t.value,
+                     "targets_met": bool(t.value == 0.0), "run": t.user_attrs["run"], **m})
+    rows.sort(key=lambda r: (r["objective"], r["cap_rate"], r["trial"]))
+    return rows
+
+
+def markdown(rows: list[dict[str, Any]], targets: Targets, top: int = 10) -> str:
+    """The best candidates as a Markdown table."""
+    lines = [f"Targets: round-cap rate < {targets.cap_max:.0%}, first-player score within "
+             f"50 ± {targets.fpa_tol:.0%}, every faction within 50 ± "
+             f"{targets.faction_tol:.0%}, draw rate < {targets.draw_max:.0%}, mean length "
+             f"≥ {targets.min_rounds:.0f} rounds. 'met' is by the point figures: the intervals say "
+             "how far to trust them; confirm a candidate with a larger run.", "",
+             "| trial | settings | games | cap rate [95%] | draw rate [95%] | "
+             "first player [95%] | worst faction off ½ | mean rounds | objective | met |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows[:top]:
+        settings = ", ".join(f"{k}={v}" for k, v in r["settings"].items())
+        lines.append(
+            f"| {r['trial']} | {settings} | {r['games']} | {r['cap_rate']:.1%} "
+            f"[{r['cap_low']:.1%}, {r['cap_high']:.1%}] | {r['draw_rate']:.1%} "
+            f"[{r['draw_low']:.1%}, {r['draw_high']:.1%}] | {r['first_player']:.1%} "
+            f"[{r['fpa_low']:.1%}, {r['fpa_high']:.1%}] | {r['faction_worst']:.1%} | "
+            f"{r['mean_rounds']:.1f} | {r['objective']:.2f} | "
+            f"{'yes' if r['targets_met'] else 'no'} |")
+    if rows and not math.isfinite(rows[0]["objective"]):
+        lines.append("(no finite objective)")
+    return "\n".join(lines) + "\n"

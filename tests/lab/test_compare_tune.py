@@ -1,0 +1,116 @@
+"""``lab compare`` decides on a difference it should find; ``lab tune`` runs trials,
+ranks them by the targets and resumes its study."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from reliquary.cli.main import cli
+from reliquary.lab.compare import compare
+from reliquary.lab.spec import parse_spec
+from reliquary.lab.store import Store
+from reliquary.lab.tune import Targets, markdown, objective_value, tune
+
+RANDOM = """
+seed = 5
+factions = "free"
+[settings]
+round_cap = 20
+{extra}
+[[agents]]
+name = "random"
+"""
+
+
+def test_compare_finds_that_a_vigil_of_one_shortens_games(tmp_path: Path) -> None:
+    a = parse_spec(RANDOM.format(extra=""), tmp_path / "a.toml")
+    b = parse_spec(RANDOM.format(extra="vigil_start = 1"), tmp_path / "b.toml")
+    result = compare(a, b, "mean_length", tmp_path / "A", tmp_path / "B", max_games=200,
+                     workers=1)
+    assert result.decision == "B lower"
+    assert result.value_b < result.value_a
+    assert result.interval[1] < 0
+    assert result.games_used == 2 * result.observations <= 200
+    # Both sides are stored runs: a second comparison reuses every game.
+    again = compare(a, b, "mean_length", tmp_path / "A", tmp_path / "B", max_games=200,
+                    workers=1)
+    assert again.games_played == 0 and again.decision == "B lower"
+    assert len(Store(tmp_path / "A").table()) == result.observations
+
+
+def test_compare_refuses_unknown_metrics_and_a_misused_sprt(tmp_path: Path) -> None:
+    a = parse_spec(RANDOM.format(extra=""), tmp_path / "a.toml")
+    with pytest.raises(ValueError, match="allowed: cap_rate"):
+        compare(a, a, "fun", tmp_path / "A", tmp_path / "B")
+    with pytest.raises(ValueError, match="0/1 metric"):
+        compare(a, a, "mean_length", tmp_path / "A", tmp_path / "B", test="sprt")
+
+
+def test_compare_cli_prints_the_decision_and_the_games(tmp_path: Path) -> None:
+    (tmp_path / "a.toml").write_text(RANDOM.format(extra=""))
+    (tmp_path / "b.toml").write_text(RANDOM.format(extra="vigil_start = 1"))
+    result = CliRunner().invoke(cli, [
+        "lab", "compare", str(tmp_path / "a.toml"), str(tmp_path / "b.toml"),
+        "--metric", "mean_length", "--workers", "1", "--max-games", "200",
+        "--out", str(tmp_path / "cmp")])
+    assert result.exit_code == 0, result.output
+    assert "decision: B lower after" in result.output
+
+
+TUNE = """
+seed = 3
+games_per_cell = 2
+factions = [["pyre-choir", "grave-tide"], ["grave-tide", "pyre-choir"]]
+[settings]
+round_cap = 10
+[[agents]]
+name = "random"
+"""
+
+
+def test_objective_is_zero_only_when_every_target_is_met() -> None:
+    t = Targets(cap_max=0.02, fpa_tol=0.03, faction_tol=0.05, draw_max=0.1, min_rounds=20)
+    good = {"cap_rate": 0.01, "first_player": 0.52, "faction_worst": 0.04,
+            "draw_rate": 0.05, "mean_rounds": 30.0}
+    assert objective_value(good, t) == 0
+    assert objective_value({**good, "cap_rate": 0.04}, t) == pytest.approx(1.0)
+    assert objective_value({**good, "first_player": 0.44}, t) == pytest.approx(1.0)
+    assert objective_value({**good, "faction_worst": 0.15}, t) == pytest.approx(2.0)
+    # A rule that ends every game at once in a draw must not look ideal.
+    assert objective_value({**good, "draw_rate": 1.0, "mean_rounds": 5.0}, t) == \
+        pytest.approx(9.0 + 0.75)
+
+
+def test_tune_runs_ranks_and_resumes(tmp_path: Path) -> None:
+    space = {"vigil_start": [1, 6]}
+    rows = tune(TUNE, tmp_path / "t.toml", tmp_path / "study", trials=3, space=space,
+                seed=1, workers=1)
+    # Three trials over two settings: a setting tried again is listed once.
+    tried = [r["settings"]["vigil_start"] for r in rows]
+    assert 1 <= len(rows) <= 2 and len(set(tried)) == len(tried)
+    assert [r["objective"] for r in rows] == sorted(r["objective"] for r in rows)
+    for r in rows:
+        assert r["games"] == 4 and set(r["settings"]) == {"vigil_start"}
+        assert 0 <= r["cap_rate"] <= 1 and r["fpa_low"] <= r["first_player"] <= r["fpa_high"]
+        assert r["draw_low"] <= r["draw_rate"] <= r["draw_high"]
+        assert Store(r["run"]).table()["vigil_start"].unique().to_list() == \
+            [r["settings"]["vigil_start"]]
+    again = tune(TUNE, tmp_path / "t.toml", tmp_path / "study", trials=3, space=space,
+                 seed=1, workers=1)
+    assert [r["trial"] for r in again] == [r["trial"] for r in rows]   # nothing new
+    text = markdown(rows, Targets())
+    assert "| trial | settings |" in text and "vigil_start=" in text
+    assert "draw rate < 15%" in text
+
+
+def test_compare_a_spec_with_itself_plays_each_game_once(tmp_path: Path) -> None:
+    a = parse_spec(RANDOM.format(extra=""), tmp_path / "a.toml")
+    result = compare(a, a, "cap_rate", tmp_path / "A", tmp_path / "B", workers=1)
+    assert result.decision == "no difference"
+    assert result.difference == 0.0
+    assert result.games_played == result.observations == 20   # the burn-in, once each
+    assert Store(tmp_path / "A").table().drop("seconds").equals(
+        Store(tmp_path / "B").table().drop("seconds"))
