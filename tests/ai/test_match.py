@@ -87,10 +87,10 @@ def test_hint_command_finds_the_winning_shot(build, tmp_path: Path) -> None:
                                       "--nodes", "5000", "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert data["player"] == "Key" and data["decision"] == "play"
-    assert data["option"].endswith(":attack")
-    assert data["line"][-1] == "d5"  # the target: the Skull Hero
-    assert data["search_value"] > 90_000  # a proven win
+    assert data["player"] == "key" and data["decision"] == "play"
+    assert data["best"].endswith(":attack") and data["pv"][0] == data["best"]
+    assert data["pv"][-1] == "d5"  # the target: the Skull Hero
+    assert data["value"] == 1.0 and data["points"] > 90_000  # a proven win
 
     text = CliRunner().invoke(cli, ["hint", str(path), "--agent", "greedy"])
     assert text.exit_code == 0 and "Key to play (play):" in text.stdout

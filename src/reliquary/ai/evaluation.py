@@ -5,6 +5,16 @@ the enemy relic (carried or not, and how far from home, RL1–RL3, V3), the safe
 carriers, threats to the Hero, pools and rites, and the Vigil score once the Vigil is
 low (V1, V2) — and the evaluation is the difference. Terminal positions score
 ±:data:`WIN` (sooner wins score higher).
+
+The Vigil is also read as a clock (:func:`vigil_clock`): the player who would win if
+it ran out now (V2: carriers, then Hero damage, then Minions) gains
+``Weights.vigil_clock · (R + 1 − r) / R``, where ``r`` is the number of round ends left
+before it runs out if nothing happens and ``R`` the most there can be. So the side
+ahead on the Vigil count loses by resetting it (a trade, any damage) unless the trade
+is worth more, and the side behind gains by resetting it or by turning the count.
+Everything reads the game's settings (RULES.md §11): the Vigil's reset value (VAR3),
+what resets it (VAR2, through the engine's own V1 bookkeeping), and what a killed
+Minion is worth (VAR1 regroups left, VAR4).
 """
 
 from __future__ import annotations
@@ -41,6 +51,11 @@ class Weights:
     hero_exposed: float = 15.0    # per point of damage the enemy, to move, can deal it
     relic_en_prise: float = 0.0   # the enemy, to move, can carry your relic home (V3);
     # off by default: 300 with threat extensions measured no better (docs/ai.md)
+    vigil_clock: float = 300.0    # the side V2 favours now, times (R + 1 − r) / R: r round
+    # ends left, R the most there can be (the Vigil's start + 1)
+    minion_en_prise: float = 12.0  # the enemy, to move, can strike one of your Minions
+    contempt: float = 20.0        # a repeated position is a draw, this much below 0 for
+    # the searching side (see search.py): the side ahead avoids repeating
 
 
 DEFAULT_WEIGHTS = Weights()
@@ -100,6 +115,9 @@ def evaluate(state: State, player: int, weights: Weights = DEFAULT_WEIGHTS) -> f
                 score[hero.owner] -= w.hero_en_prise
             else:
                 score[hero.owner] -= w.hero_exposed * reach_damage
+        # ... whether it can strike one of the other's Minions (a trade, or a reset) ...
+        if w.minion_en_prise and _minion_in_reach(state, mover, pieces, xy):
+            score[1 - mover] -= w.minion_en_prise
         # ... and whether it can carry the relic home this turn (V3).
         if w.relic_en_prise and home_threat(state, mover):
             score[1 - mover] -= w.relic_en_prise
@@ -133,13 +151,89 @@ def evaluate(state: State, player: int, weights: Weights = DEFAULT_WEIGHTS) -> f
         if guarded:
             score[relic] += w.guard
     for q in (0, 1):
-        score[q] += w.pool * state.pool[q] + (w.rite if state.rites[q] is not None else 0.0)
+        score[q] += (w.pool * regroupable(state, q)
+                     + (w.rite if state.rites[q] is not None else 0.0))
     if state.vigil <= 3:  # V2 looms: the carriers' halves start to count
         vigil = state.vigil_scores()
         scale = (4 - state.vigil) / 3
         score[0] += w.vigil * scale * vigil[0]
         score[1] += w.vigil * scale * vigil[1]
+    if w.vigil_clock:
+        leader, left = vigil_clock(state)
+        if leader is not None:
+            if mover == 1 - leader and can_reset(state, mover, pieces, xy):
+                left = state.settings.vigil_start + 1  # the side behind will reset it
+            full = state.settings.vigil_start + 1
+            score[leader] += w.vigil_clock * (full + 1 - left) / full
     return score[player] - score[1 - player]
+
+
+def can_reset(state: State, player: int, pieces: list[Piece] | None = None,
+              xy: list[tuple[int, int]] | None = None) -> bool:
+    """Whether ``player``, to move, can likely make this round eventful (V1): a rite in
+    hand, an enemy relic on the ground within a step of one of their pieces (RL1), or
+    an attack that could damage an enemy piece — any piece, or only the Hero where
+    VAR2's ``vigil_reset=hero`` says a Minion's HP lost does not count. Distances
+    only, as in :func:`evaluate`."""
+    if state.rites[player] is not None:
+        return True
+    n = state.geometry.size
+    if pieces is None or xy is None:
+        pieces = list(state.pieces.values())
+        xy = [(p.sq % n, p.sq // n) for p in pieces]
+    relic_sq = state.relic_sq[1 - player]
+    if relic_sq >= 0:
+        rx, ry = relic_sq % n, relic_sq // n
+        if any(p.owner == player and max(abs(xy[i][0] - rx), abs(xy[i][1] - ry)) <= 1
+               for i, p in enumerate(pieces)):
+            return True
+    if state.settings.first_turn == "no_damage" and state.turns_taken[player] == 0:
+        return False  # T8
+    heroes_only = state.settings.vigil_reset == "hero"
+    attackers = []
+    for i, p in enumerate(pieces):
+        if p.owner == player:
+            r = max((_line_reach(state, card, p)[0] for card in state.hands[player]),
+                    default=0)
+            if r:
+                attackers.append((xy[i], r))
+    if not attackers:
+        return False
+    for i, p in enumerate(pieces):
+        if p.owner == player or (heroes_only and not p.hero):
+            continue
+        tx, ty = xy[i]
+        for (ax, ay), r in attackers:
+            if max(abs(ax - tx), abs(ay - ty)) <= r:
+                return True
+    return False
+
+
+def regroupable(state: State, player: int) -> int:
+    """How many of ``player``'s killed Minions can still come back by REGROUP (T4): none
+    when killed Minions leave the game (VAR4 ``removed``), at most the regroups left
+    under VAR1's ``regroup_limit``."""
+    settings = state.settings
+    if settings.killed_minions == "removed":
+        return 0
+    pool = state.pool[player]
+    if settings.regroup_limit is not None:
+        pool = min(pool, max(settings.regroup_limit - state.regroups[player], 0))
+    return pool
+
+
+def vigil_clock(state: State) -> tuple[int | None, int]:
+    """(who would win if the Vigil ran out now, round ends left until it does if nothing
+    happens). The first is the engine's own V2 verdict (carriers, then Hero damage, then
+    Minions; ``None`` for a tie). The second counts the end of the current round: if
+    something has happened in it, the Vigil goes back to its start (V1, VAR3) there and
+    then needs that many quiet rounds."""
+    # The engine's own V2 (no rule is re-implemented here); it is computed from the
+    # position alone and changes nothing.
+    leader = state._vigil_result().winner
+    if state.eventful:
+        return leader, state.settings.vigil_start + 1
+    return leader, max(state.vigil, 1)
 
 
 _LINE_REACH: dict[tuple[int, str, str | None, bool], tuple[int, int]] = {}
@@ -250,3 +344,25 @@ def hero_threat(state: State, player: int) -> bool:
     pieces = list(state.pieces.values())
     xy = [(p.sq % n, p.sq // n) for p in pieces]
     return _reach_damage(state, player, pieces, xy, (hero.sq % n, hero.sq // n)) >= hero.hp
+
+
+def _minion_in_reach(state: State, player: int, pieces: list[Piece],
+                     xy: list[tuple[int, int]]) -> bool:
+    """Whether one attack of ``player`` could damage an enemy Minion (distances only,
+    as the other threat terms)."""
+    hand = state.hands[player]
+    attackers = []
+    for i, p in enumerate(pieces):
+        if p.owner == player:
+            reach = max((r for r, damage in (_line_reach(state, c, p) for c in hand)
+                         if damage > 0), default=0)
+            if reach:
+                attackers.append((xy[i], reach))
+    for i, p in enumerate(pieces):
+        if p.owner == player or p.hero:
+            continue
+        tx, ty = xy[i]
+        for (ax, ay), reach in attackers:
+            if max(abs(ax - tx), abs(ay - ty)) <= reach:
+                return True
+    return False

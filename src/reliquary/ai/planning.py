@@ -5,6 +5,11 @@ planning agent thinks once at the first decision of its turn, keeps the line it
 found for its own following decisions, and follows it while the position is the one
 it expected; after a die roll (or anything unexpected) it thinks again with what is
 left of the turn's budget.
+
+A planning agent also remembers the positions of its game at the start of each turn
+(:attr:`PlanningAgent.seen`, by :func:`~reliquary.ai.hashing.repetition_key`): those
+where it is to play, and those its own last decision of a turn hands to the other
+player. The search scores a return to one of them as a draw (contempt).
 """
 
 from __future__ import annotations
@@ -12,10 +17,11 @@ from __future__ import annotations
 import gc
 import random
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from ..engine import SETUP_KINDS, Option, State
-from .hashing import position_key
+from .hashing import at_turn_start, position_key, repetition_key
 
 #: S3: factions are chosen in secret, so agents draw from a fixed prior (a rough
 #: guess at strength) instead of looking at the other's choice.
@@ -98,6 +104,29 @@ class PlanningAgent:
         self._turn_spent = 0.0
         #: Figures from the last think: nodes, seconds, value, depth (when it applies).
         self.stats: dict[str, Any] = {}
+        #: Repetition keys of this game's positions at turn starts -> times seen.
+        self.seen: dict[int, int] = {}
+        self._seen_turns = -1
+        self._seen_last: int | None = None
+
+    def observe(self, state: State) -> None:
+        """Remember ``state`` if it is the start of a turn (for the repetition check).
+
+        A position with fewer turns taken than the last one starts a new memory (a new
+        game, or an undo)."""
+        if not at_turn_start(state):
+            return
+        turns = state.turns_taken[0] + state.turns_taken[1]
+        if turns < self._seen_turns:
+            self.seen.clear()
+            self._seen_last = None
+        self._seen_turns = turns
+        key = position_key(state)
+        if key == self._seen_last:  # the same position asked about twice
+            return
+        self._seen_last = key
+        rkey = repetition_key(state)
+        self.seen[rkey] = self.seen.get(rkey, 0) + 1
 
     # -- for subclasses ------------------------------------------------------------
     def plan(self, state: State, deadline: float | None, nodes: int | None) -> list[Option]:
@@ -112,14 +141,22 @@ class PlanningAgent:
         decision = state.decision()
         if decision.kind in SETUP_KINDS:
             return setup_choice(state, self.rng)
-        options = decision.options
+        self.observe(state)
+        option = self._choose(state, decision.player, decision.options)
+        after = state.clone()  # the position this hands over, if it ends the turn
+        after.apply(option)
+        if after.turns_taken != state.turns_taken:
+            self.observe(after)
+        return option
+
+    def _choose(self, state: State, me: int, options: Sequence[Option]) -> Option:
+        """The option for a turn decision: from the plan, or after thinking."""
         key = position_key(state)
         planned = self._plan.pop(key, None)
         if planned is not None and planned in options:
             return planned
         if len(options) == 1:
             return options[0]
-        me = decision.player
         turn = (me, state.turns_taken[0], state.turns_taken[1])
         if turn != self._turn:
             self._turn, self._turn_spent = turn, 0.0

@@ -13,12 +13,20 @@ Optional threat extensions (``extend``, off by default): from the second iterati
 on, a leaf where either player could win on their next turn (carry the relic home,
 kill the Hero) is searched a turn further, at most ``extend`` times along a line, so
 a threat just beyond the horizon is seen with its parry.
+
+Repetitions (contempt): given the game's history (the :func:`repetition_key` of the
+positions at the start of each turn so far), a turn start inside the search that
+repeats one of them, or one earlier on the same line, is scored as a draw valued
+``-Weights.contempt`` for the searching side — the loop would run to the round cap
+(D19). A side ahead by more than that avoids the repetition; a side well behind may
+take it.
 """
 
 from __future__ import annotations
 
 import math
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from ..engine import Option, Play, State
@@ -32,7 +40,7 @@ from .evaluation import (
     home_threat,
     terminal_value,
 )
-from .hashing import position_key
+from .hashing import at_turn_start, position_key, repetition_key
 from .planning import PlanningAgent
 
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -48,8 +56,14 @@ class Searcher:
 
     def __init__(self, me: int, weights: Weights = DEFAULT_WEIGHTS,
                  deadline: float | None = None, node_limit: int | None = None,
-                 noise: float = 0.0, rng: Any = None, extend: int = 0) -> None:
+                 noise: float = 0.0, rng: Any = None, extend: int = 0,
+                 seen: Mapping[int, int] | None = None) -> None:
         self.me = me
+        #: Repetition keys of the game's positions at turn starts (None: no repetition
+        #: check); ``path`` holds those of the current line's turn starts.
+        self.seen = seen
+        self.path: dict[int, int] = {}
+        self.repetitions = 0
         #: Threat extensions: a leaf where either player could win on their next turn
         #: (a static check: :func:`home_threat`, :func:`hero_threat`) is searched one
         #: turn further, at most ``extend`` times along a line, so that the player to
@@ -95,6 +109,12 @@ class Searcher:
         if s.result is not None:
             return terminal_value(s, self.me, ply)
         self._tick()
+        rkey: int | None = None
+        if self.seen is not None and at_turn_start(s):
+            rkey = repetition_key(s)
+            if ply > 0 and (rkey in self.seen or rkey in self.path):
+                self.repetitions += 1
+                return -self.weights.contempt  # a loop: a draw, with contempt
         key = position_key(s)
         remaining = end_turns - s.turns_taken[0] - s.turns_taken[1]
         if remaining <= 0:
@@ -117,6 +137,8 @@ class Searcher:
         a0, b0 = alpha, beta
         best_v = -math.inf if maximize else math.inf
         best: Option | None = None
+        if rkey is not None:
+            self.path[rkey] = self.path.get(rkey, 0) + 1
         for option in self._ordered(s, kind, hint):
             child = s.clone()
             child.apply(option)
@@ -132,6 +154,12 @@ class Searcher:
                 hkey = (kind, option)
                 self.history[hkey] = self.history.get(hkey, 0) + remaining * remaining
                 break
+        if rkey is not None:
+            left = self.path[rkey] - 1
+            if left:
+                self.path[rkey] = left
+            else:
+                del self.path[rkey]
         flag = UPPER if best_v <= a0 else LOWER if best_v >= b0 else EXACT
         self.tt[key] = (remaining, best_v, flag, best)
         return best_v
@@ -196,13 +224,45 @@ class Searcher:
                 break
         return line
 
+    def principal_variation(self, s: State, max_plies: int = 80) -> list[Option]:
+        """The line the table expects from ``s`` for both players, as far as the search
+        saw it (only reads the table). At a die roll it takes the most likely outcome,
+        outcomes that lead to the same position merged (the first face of them)."""
+        line: list[Option] = []
+        rolled = False  # the last option taken is a chance outcome
+        turns: list[int] = []
+        s = s.clone()
+        while s.result is None and len(line) < max_plies:
+            if s.is_chance:
+                merged: dict[int, tuple[float, Option]] = {}
+                for outcome, p in s.chance_outcomes():
+                    child = s.clone()
+                    child.apply(outcome)
+                    k = position_key(child)
+                    weight, first = merged.get(k, (0.0, outcome))
+                    merged[k] = (weight + p, first)
+                option = max(merged.values(), key=lambda wo: wo[0])[1]
+            else:
+                entry = self.tt.get(position_key(s))
+                if entry is None or entry[3] is None or entry[3] not in s.legal_options():
+                    break
+                option = entry[3]
+            rolled = s.is_chance
+            turns = s.turns_taken[:]
+            line.append(option)
+            s.apply(option)
+        if rolled and s.result is None and s.turns_taken == turns:
+            line.pop()  # a roll mid-turn with nothing the search saw after it
+        return line
+
 
 class SearchAgent(PlanningAgent):
     """Iterative-deepening alpha-beta/expectimax over whole turns (see the module doc).
 
     Budget: ``time`` seconds per turn (default 1.0) or ``nodes`` per turn;
     ``max_depth`` caps the depth in turns; ``noise`` adds Gaussian noise to leaf
-    scores (weaker, more varied play).
+    scores (weaker, more varied play); ``repetition=False`` turns the repetition check
+    off (as before it existed).
     """
 
     name = "search"
@@ -211,19 +271,27 @@ class SearchAgent(PlanningAgent):
     def __init__(self, seed: int | None = None, time: float | None = None,
                  nodes: int | None = None, max_depth: int = 12, noise: float = 0.0,
                  weights: Weights = DEFAULT_WEIGHTS, extend: int = 0,
-                 **kwargs: Any) -> None:
+                 repetition: bool = True, **kwargs: Any) -> None:
         super().__init__(seed=seed, time=time, nodes=nodes, **kwargs)
+        self.repetition = repetition
         self.max_depth = max_depth
         self.extend = extend
         self.noise = noise
         self.weights = weights
 
     def analyse(self, state: State, deadline: float | None = None,
-                nodes: int | None = None) -> tuple[list[Option], float, int, Searcher]:
-        """Search ``state``: (best line, value for the player to move, depth, searcher)."""
+                nodes: int | None = None, seen: Mapping[int, int] | None = None,
+                ) -> tuple[list[Option], float, int, Searcher]:
+        """Search ``state``: (best line, value for the player to move, depth, searcher).
+
+        ``seen``: repetition keys of the game's positions at turn starts (default: the
+        ones this agent has seen in its game, :attr:`seen`), for the repetition check.
+        """
         me = state.current_player
+        if seen is None:
+            seen = self.seen if self.repetition else None
         searcher = Searcher(me, self.weights, deadline, nodes, self.noise, self.rng,
-                            extend=self.extend)
+                            extend=self.extend, seen=seen)
         root_turns = state.turns_taken[0] + state.turns_taken[1]
         line: list[Option] = []
         value, depth_done = 0.0, 0
@@ -232,6 +300,7 @@ class SearchAgent(PlanningAgent):
             searcher.interruptible = depth > 1  # always finish one turn deep ...
             searcher.extend = self.extend if depth > 1 else 0  # ... which is quick
             iteration_start = time.perf_counter()
+            searcher.path.clear()  # an interrupted iteration leaves its line behind
             try:
                 searcher.base_end = root_turns + depth
                 v = searcher.value(state, root_turns + depth, -math.inf, math.inf, 0)
@@ -249,7 +318,8 @@ class SearchAgent(PlanningAgent):
                     break
         self.stats = {"nodes": searcher.nodes, "seconds": time.perf_counter() - started,
                       "value": value, "depth": depth_done,
-                      "extensions": searcher.extensions}
+                      "extensions": searcher.extensions,
+                      "repetitions": searcher.repetitions}
         return line, value, depth_done, searcher
 
     def plan(self, state: State, deadline: float | None, nodes: int | None) -> list[Option]:

@@ -1,0 +1,216 @@
+"""A sequential probability ratio test (SPRT) between two versions of the ``search`` agent.
+
+A change is accepted only if it wins this test against the previous version: games are
+played one by one (the new version as Key in even games, Skull in odd ones, each game
+seeded from the seed and its index as in ``reliquary match``) at equal budget, and
+after each game the log-likelihood ratio of H1 (the new version is ``elo1`` Elo
+stronger) against H0 (``elo0``) is updated. The test stops when the LLR crosses
+log((1−β)/α) (H1 accepted: the change is accepted) or log(β/(1−α)) (H0: rejected), or
+after ``--max-games`` (undecided).
+
+The LLR is the generalised SPRT for a trinomial (win/draw/loss) outcome in the
+logistic Elo model, the normal approximation used by Fishtest and cutechess:
+``LLR ≈ N (s1 − s0)(2 x̄ − s0 − s1) / (2 σ²)`` with x̄ the mean score, σ² its
+per-game variance and s0, s1 the expected scores at elo0, elo1.
+
+Versions are agent settings (``VERSIONS``); ``spsa`` reads the weights SPSA tuned
+(``benchmarks/results/spsa/state.json``). Every game goes to a JSON-lines file in
+``benchmarks/results/sprt/`` (so a test can be stopped and resumed), and ``history``
+writes ``benchmarks/results/sprt/history.md`` from all of them.
+
+    python benchmarks/sprt.py run v2-vigil v0-previous --nodes 1000 --max-games 400
+    python benchmarks/sprt.py history
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from dataclasses import asdict, fields
+from pathlib import Path
+from typing import Any
+
+from reliquary.ai.evaluation import DEFAULT_WEIGHTS, Weights
+from reliquary.ai.match import MatchSpec, play_game
+
+RESULTS = Path(__file__).resolve().parent / "results" / "sprt"
+SPSA_STATE = Path(__file__).resolve().parent / "results" / "spsa" / "state.json"
+
+#: name -> (what it is, SearchAgent keyword arguments; "weights" as a dict of changes)
+VERSIONS: dict[str, tuple[str, dict[str, Any]]] = {
+    "v0-previous": ("the evaluation and search before issue 9: no Vigil clock, no Minion "
+                    "en prise, no repetition check",
+                    {"weights": {"vigil_clock": 0.0, "contempt": 0.0, "minion_en_prise": 0.0},
+                     "repetition": False}),
+    "v2-vigil": ("the Vigil read as a linear clock (vigil_clock 300, can_reset), a Minion "
+                 "en prise (12), repetitions a draw with contempt 20: the defaults", {}),
+    "v2-no-contempt": ("v2 without the repetition check", {"repetition": False}),
+    "v2-no-en-prise": ("v2 without the Minion en prise term",
+                       {"weights": {"minion_en_prise": 0.0}}),
+}
+#: Tests of versions no longer in the code (their files are kept in results/superseded/):
+#: ``v1-vigil`` scored the clock as vigil_clock / r and had no Minion en prise term.
+
+
+def version_kwargs(name: str) -> dict[str, Any]:
+    """SearchAgent keyword arguments of a version, its weights as a Weights."""
+    if name == "spsa":
+        if not SPSA_STATE.exists():
+            raise SystemExit(f"no SPSA result at {SPSA_STATE}: run benchmarks/spsa_tune.py")
+        theta = json.loads(SPSA_STATE.read_text())["theta"]
+        return {"weights": Weights(**{**asdict(DEFAULT_WEIGHTS), **theta})}
+    if name not in VERSIONS:
+        raise SystemExit(f"unknown version {name!r}; known: {', '.join([*VERSIONS, 'spsa'])}")
+    kwargs = dict(VERSIONS[name][1])
+    changes = kwargs.pop("weights", {})
+    known = {f.name for f in fields(Weights)}
+    unknown = sorted(set(changes) - known)
+    if unknown:
+        raise SystemExit(f"version {name!r}: unknown weights {unknown}")
+    kwargs["weights"] = Weights(**{**asdict(DEFAULT_WEIGHTS), **changes})
+    return kwargs
+
+
+def expected_score(elo: float) -> float:
+    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+
+
+def llr(wins: int, draws: int, losses: int, elo0: float, elo1: float) -> float:
+    """The GSPRT log-likelihood ratio of elo1 against elo0 (0 until the score varies)."""
+    n = wins + draws + losses
+    if n == 0:
+        return 0.0
+    mean = (wins + 0.5 * draws) / n
+    var = (wins * (1 - mean) ** 2 + draws * (0.5 - mean) ** 2 + losses * mean ** 2) / n
+    if var <= 0:
+        return 0.0
+    s0, s1 = expected_score(elo0), expected_score(elo1)
+    return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)
+
+
+def bounds(alpha: float, beta: float) -> tuple[float, float]:
+    """(lower, upper) LLR bounds: reject below, accept above."""
+    return math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
+
+
+def read(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    lines = [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
+    return lines[0], [x for x in lines[1:] if "index" in x]
+
+
+def tally(games: list[dict[str, Any]]) -> tuple[int, int, int]:
+    """(wins, draws, losses) of the new version (agent A)."""
+    wins = sum(1 for g in games if g["winner"] == "a")
+    losses = sum(1 for g in games if g["winner"] == "b")
+    return wins, len(games) - wins - losses, losses
+
+
+def status(head: dict[str, Any], games: list[dict[str, Any]]) -> dict[str, Any]:
+    wins, draws, losses = tally(games)
+    value = llr(wins, draws, losses, head["elo0"], head["elo1"])
+    lower, upper = bounds(head["alpha"], head["beta"])
+    verdict = ("accepted (H1)" if value >= upper else "rejected (H0)" if value <= lower
+               else "undecided")
+    n = len(games)
+    score = (wins + 0.5 * draws) / n if n else 0.0
+    return {"new": head["new"], "old": head["old"], "games": n, "wins": wins,
+            "draws": draws, "losses": losses, "score": round(score, 4),
+            "llr": round(value, 3), "bounds": [round(lower, 3), round(upper, 3)],
+            "verdict": verdict,
+            "capped": sum(1 for g in games if g["reason"] == "round_cap"),
+            "budget": head["budget"], "elo0": head["elo0"], "elo1": head["elo1"],
+            "alpha": head["alpha"], "beta": head["beta"]}
+
+
+def run(args: argparse.Namespace) -> None:
+    new, old = version_kwargs(args.new), version_kwargs(args.old)
+    budget = {"nodes": args.nodes} if args.nodes else {"time": args.time}
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    tag = f"n{args.nodes}" if args.nodes else f"t{args.time}"
+    path = RESULTS / f"{args.new}_vs_{args.old}_{tag}_s{args.seed}.jsonl"
+    if not path.exists():
+        head = {"new": args.new, "old": args.old, "budget": budget, "seed": args.seed,
+                "elo0": args.elo0, "elo1": args.elo1, "alpha": args.alpha,
+                "beta": args.beta, "round_cap": args.round_cap,
+                "new_is": VERSIONS.get(args.new, ("SPSA's weights", {}))[0],
+                "old_is": VERSIONS.get(args.old, ("SPSA's weights", {}))[0]}
+        path.write_text(json.dumps(head) + "\n")
+    head, games = read(path)
+    done = {g["index"] for g in games}
+    spec = MatchSpec("search", "search", args.max_games, seed=args.seed,
+                     round_cap=args.round_cap, budget_a={**new, **budget},
+                     budget_b={**old, **budget})
+    lower, upper = bounds(args.alpha, args.beta)
+    for index in range(args.max_games):
+        st = status(head, games)
+        if st["verdict"] != "undecided":
+            break
+        if index in done:
+            continue
+        outcome = asdict(play_game(spec, index))
+        games.append(outcome)
+        with path.open("a") as f:
+            f.write(json.dumps(outcome) + "\n")
+        st = status(head, games)
+        print(f"game {index}: {outcome['winner']} {outcome['reason']} {outcome['rounds']} "
+              f"rounds | W{st['wins']} D{st['draws']} L{st['losses']} LLR {st['llr']} "
+              f"[{lower:.2f}, {upper:.2f}]", file=sys.stderr, flush=True)
+    print(json.dumps(status(head, games), indent=2))
+
+
+def history(args: argparse.Namespace) -> None:
+    rows = []
+    superseded = RESULTS.parent / "superseded"
+    for path in [*sorted(superseded.glob("*_vs_*.jsonl")), *sorted(RESULTS.glob("*.jsonl"))]:
+        head, games = read(path)
+        rows.append({**status(head, games), "file": str(path.relative_to(RESULTS.parent)),
+                     "new_is": head["new_is"], "old_is": head["old_is"],
+                     "stopped": path.parent == superseded})
+    (RESULTS / "history.json").write_text(json.dumps(rows, indent=2) + "\n")
+    md = ["# SPRT history", "",
+          "Each change to the `search` agent is tested against the previous version "
+          "(`benchmarks/sprt.py`); it is accepted only when the test accepts H1.", "",
+          "| new | old | budget | games | W | D | L | score | LLR | bounds | verdict | "
+          "games at the round cap |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        budget = ", ".join(f"{k} {v}" for k, v in r["budget"].items())
+        md.append(f"| {r['new']} | {r['old']} | {budget} per turn | {r['games']} | "
+                  f"{r['wins']} | {r['draws']} | {r['losses']} | {100 * r['score']:.1f}% | "
+                  f"{r['llr']} | {r['bounds'][0]} to {r['bounds'][1]} "
+                  f"(elo0 {r['elo0']}, elo1 {r['elo1']}, α {r['alpha']}, β {r['beta']}) | "
+                  f"{r['verdict']}{' (stopped: superseded)' if r['stopped'] else ''} | "
+                  f"{r['capped']} |")
+    md += ["", "Versions:", ""]
+    for name, (what, _) in VERSIONS.items():
+        md.append(f"- `{name}`: {what}")
+    md.append("- `spsa`: the weights in `benchmarks/results/spsa/state.json`")
+    (RESULTS / "history.md").write_text("\n".join(md) + "\n")
+    print("\n".join(md))
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("run", help="run (or resume) a test of NEW against OLD")
+    p.add_argument("new")
+    p.add_argument("old")
+    p.add_argument("--nodes", type=int, default=1000, help="nodes per turn (0: use --time)")
+    p.add_argument("--time", type=float, default=0.3, help="seconds per turn if --nodes 0")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--max-games", type=int, default=1000)
+    p.add_argument("--round-cap", type=int, default=200)
+    p.add_argument("--elo0", type=float, default=0.0)
+    p.add_argument("--elo1", type=float, default=20.0)
+    p.add_argument("--alpha", type=float, default=0.05)
+    p.add_argument("--beta", type=float, default=0.05)
+    p.set_defaults(func=run)
+    h = sub.add_parser("history", help="write results/sprt/history.md from every test")
+    h.set_defaults(func=history)
+    args = parser.parse_args(argv)
+    args.func(args)
+
+
+if __name__ == "__main__":
+    main()
