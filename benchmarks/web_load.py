@@ -448,6 +448,13 @@ def main() -> None:
     parser.add_argument("--server-pythonpath", default=None, metavar="DIR",
                         help="run the servers from another source tree (e.g. an older "
                              "version's src/, exported with git archive) for a baseline")
+    parser.add_argument("--compare", default=None, metavar="DIR",
+                        help="throughput only: measure a baseline source tree (DIR, its "
+                             "src/ as for --server-pythonpath) and this one alternately in "
+                             "this run, and print the ratios (what a shared, loaded "
+                             "machine can tell)")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="with --compare: baseline/current pairs per configuration")
     parser.add_argument("--clients", type=int, default=1,
                         help="client processes sharing the games (one Python client "
                              "saturates near a thousand requests/s)")
@@ -469,6 +476,11 @@ def main() -> None:
     pg = contextlib.nullcontext(args.pg_url) if args.pg_url or "postgresql" not in databases \
         else throwaway_postgres()
     results: dict[tuple[str, int, int], dict[str, Any]] = {}
+    if args.compare:
+        compare(args.compare, databases, processes, games, args, folder)
+        shutil.rmtree(folder, ignore_errors=True)
+        print(f"\n# load average at the end: {os.getloadavg()[0]:.1f}")
+        return
     with pg as pg_url:
         if args.only in (None, "throughput"):
             print("\n| database | processes | games | decisions/s | p50 ms | p99 ms "
@@ -529,6 +541,51 @@ def main() -> None:
     shutil.rmtree(folder, ignore_errors=True)
     load = os.getloadavg()
     print(f"\n# load average at the end: {load[0]:.1f}")
+
+
+def compare(baseline: str, databases: list[str], processes: list[int], games: list[int],
+            args: argparse.Namespace, folder: Path) -> None:
+    """Throughput of a baseline tree and of this one, measured alternately (baseline,
+    current, baseline, current …) so that both see the same load; per configuration the
+    ratios of the medians: decisions/s, server CPU per decision, p50 and p99."""
+    trees = {"baseline": {"PYTHONPATH": baseline}, "current": {}}
+    print(f"\nbaseline: {baseline}; {args.rounds} alternating rounds of {args.seconds:g} s "
+          "per tree and configuration (SQLite only)")
+    print("\n| tree | round | processes | games | decisions/s | p50 ms | p99 ms "
+          "| server CPU ms per decision | refused | load |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    summary = []
+    run = 3000
+    for procs in processes:
+        for n in games:
+            got: dict[str, list[dict[str, Any]]] = {name: [] for name in trees}
+            for round_ in range(1, args.rounds + 1):
+                for name, env in trees.items():
+                    run += 1
+                    url = fresh_database("sqlite", None, folder, run)
+                    with Servers(url, procs, env=env) as servers:
+                        r = asyncio.run(throughput(servers, n, args.seconds, args.warmup,
+                                                   args.clients))
+                    got[name].append(r)
+                    print(f"| {name} | {round_} | {procs} | {n} | {r['decisions_s']:.0f} | "
+                          f"{r['p50_ms']:.1f} | {r['p99_ms']:.1f} | {r['cpu_ms']:.2f} | "
+                          f"{r['refused'] or '-'} | {os.getloadavg()[0]:.1f} |", flush=True)
+
+            summary.append((procs, n, *(_median(got, "current", k) / _median(got, "baseline", k)
+                                        for k in ("decisions_s", "cpu_ms", "p50_ms",
+                                                  "p99_ms")),
+                            _median(got, "current", "p99_ms")))
+    print("\n| processes | games | decisions/s now / before | server CPU per decision "
+          "now / before | p50 now / before | p99 now / before | p99 now ms |")
+    print("|---|---|---|---|---|---|---|")
+    for procs, n, rate, cpu, p50, p99, p99_now in summary:
+        print(f"| {procs} | {n} | {rate:.2f}× | {cpu:.2f}× | {p50:.2f}× | {p99:.2f}× | "
+              f"{p99_now:.0f} |")
+    _ = databases  # the comparison runs on SQLite (a baseline tree on PostgreSQL: --db)
+
+
+def _median(got: dict[str, list[dict[str, Any]]], tree: str, key: str) -> float:
+    return float(statistics.median(r[key] for r in got[tree]))
 
 
 def print_ratios(results: dict[tuple[str, int, int], dict[str, Any]], databases: list[str],

@@ -11,7 +11,7 @@ import tomllib
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -85,13 +85,28 @@ class HelpCard(BaseModel):
     after_rites: bool = False
 
 
+NameId = Annotated[str, Field(pattern=r"^[A-Za-z][A-Za-z0-9-]*$", max_length=40)]
+
+
+class GameNames(BaseModel):
+    """The names of factions and rites in each language, for front ends and logs
+    (``[names]`` of ``help_cards.toml``). Not rules: the content's own ``name`` (factions)
+    and ``id`` (rites) are the designer's English names, which the printed cards keep."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    factions: dict[NameId, TableText] = Field(default_factory=dict)
+    rites: dict[NameId, TableText] = Field(default_factory=dict)
+
+
 class HelpCards(BaseModel):
-    """The help cards and the labels printed on cards and sheets (``help_cards.toml``)."""
+    """The help cards and the labels printed on cards and sheets (``help_cards.toml``),
+    and the names of factions and rites in each language (``[names]``)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     content: Literal["help_cards"]
     labels: dict[str, TableText]
     card: tuple[HelpCard, ...] = Field(min_length=1)
+    names: GameNames = Field(default_factory=GameNames)
 
     def label(self, key: str, lang: str, **fields: object) -> str:
         """A label in a language, with ``{field}`` placeholders filled in."""
@@ -121,3 +136,41 @@ def load_help_cards(folder: str | Path | None = None) -> HelpCards:
             where = ".".join(str(p) for p in e["loc"]) or "(file)"
             problems.append(f"{name}: field '{where}': {e['msg']}")
         raise ContentError("\n".join(problems)) from None
+
+
+def game_names(content: Content, helps: HelpCards | None = None, *, strict: bool = False
+               ) -> dict[str, dict[str, dict[str, str]]]:
+    """Every faction's and rite's name in English and Spanish: ``{"factions": {id:
+    {"en", "es"}}, "rites": {...}}``, from the ``[names]`` of the help cards (the
+    package's by default). One not named there keeps its English name in both.
+
+    >>> game_names(default_content())["factions"]["grave-tide"]["es"]
+    'Marea Sepulcral'
+
+    ``strict``: raise :class:`ContentError` for a name of a faction or rite the content
+    lacks, or an English name that differs from the content's (the file, section and
+    entry said); otherwise such a name is left out (a user's content folder may have
+    other factions than the package's names).
+    """
+    names = (helps or load_help_cards()).names
+    english = {"factions": {f.id: f.name for f in content.factions},
+               "rites": {r.id: r.id for r in content.rites}}
+    out: dict[str, dict[str, dict[str, str]]] = {}
+    for section, given in (("factions", names.factions), ("rites", names.rites)):
+        known = english[section]
+        for key, text in given.items():
+            where = f"{HELP_CARDS_FILE}: names.{section}.{key}"
+            if key not in known:
+                problem = (f"{where}: the content has no such {section[:-1]} "
+                           f"(it has {', '.join(known)})")
+            elif text.en != known[key]:
+                problem = (f"{where}: the English name {text.en!r} differs from the "
+                           f"content's {known[key]!r}")
+            else:
+                continue
+            if strict:
+                raise ContentError(problem)
+        out[section] = {key: ({"en": given[key].en, "es": given[key].es}
+                              if key in given and given[key].en == name
+                              else {"en": name, "es": name}) for key, name in known.items()}
+    return out

@@ -662,3 +662,87 @@ def test_moves_are_animated_unless_reduced_motion(live: Server, pages: Pages) ->
         assert (animated > 0) == (expected and moved), motion
         # the last turn is drawn with arrows, motion or not
         assert (page.locator("#board .arrow").count() >= 1) == moved
+
+
+def test_resign_asks_first_then_the_result_says_so_in_spanish(live: Server,
+                                                                pages: Pages) -> None:
+    game = new_game(live, mode="hotseat")
+    page = open_game(pages, live, game)
+    wait_mine(page)
+    page.click("[data-lang='es']")
+    page.wait_for_function("() => document.documentElement.lang === 'es'")
+    mover = page.evaluate("document.body.dataset.side")
+    # faction names in Spanish come from the data (/api/meta), not from the page
+    meta = api(live, "GET", "/api/meta")
+    factions = game_view(live, game)["position"]["factions"]
+    spanish = {f["id"]: f["names"]["es"] for f in meta["factions"]}
+    labels = page.inner_text("#opp-row") + page.inner_text("#my-row")
+    assert all(spanish[factions[side]] in labels for side in ("key", "skull")), labels
+    page.click("#resign")
+    assert "¿Abandonar" in page.inner_text("#resign-confirm")
+    page.click("#resign-no")  # thought better of it: nothing happened
+    assert page.locator("#resign-confirm").count() == 0
+    assert page.evaluate("document.body.dataset.over") == "0"
+    page.click("#resign")
+    page.click("#resign-yes")
+    page.wait_for_selector("#result")
+    loser = {"key": "Llave", "skull": "Calavera"}[mover]
+    assert f"{loser} abandonó" in page.inner_text("#result-reason")
+    assert page.locator("#resign").count() == 0
+    view = game_view(live, game)
+    assert view["result"]["reason"] == "resign"
+    page.click("[data-lang='en']")
+    page.wait_for_function("() => document.documentElement.lang === 'en'")
+    assert "resigned" in page.inner_text("#result-reason")
+
+
+@pytest.mark.parametrize("code", [4408, 4429, 1013])
+def test_no_reconnect_loop_after_idle_or_limits(live: Server, pages: Pages, code: int) -> None:
+    """The server closing the socket as idle (4408) or over its limits (4429, 1013): the
+    page stops, says so, and offers a reconnect button, which works."""
+    game = new_game(live, mode="hotseat")
+    page = pages.new()
+    opened: list[int] = []
+
+    def refuse_first(ws: Any) -> None:
+        opened.append(1)
+        if len(opened) == 1:
+            ws.close(code=code, reason="test")
+        else:
+            ws.connect_to_server()  # the reconnect by hand goes through
+
+    page.route_web_socket("**/api/games/*/ws", refuse_first)
+    page.goto(live.url + game["links"]["self"])
+    page.wait_for_selector("#live-stopped")
+    expected = "idle" if code == 4408 else "limited"
+    assert page.evaluate("document.body.dataset.live") == expected
+    time.sleep(1.5)  # a loop would have reconnected by now (its first delay is 0.5 s)
+    assert len(opened) == 1
+    page.click("#reconnect")
+    page.wait_for_function("() => !document.getElementById('live-stopped')")
+    deadline = time.monotonic() + 10
+    while len(opened) < 2 and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+    assert len(opened) == 2
+
+
+def test_an_ordinary_close_still_reconnects(live: Server, pages: Pages) -> None:
+    game = new_game(live, mode="hotseat")
+    page = pages.new()
+    opened: list[int] = []
+
+    def drop_first(ws: Any) -> None:
+        opened.append(1)
+        if len(opened) == 1:
+            ws.close(code=1001, reason="server restarting")
+        else:
+            ws.connect_to_server()
+
+    page.route_web_socket("**/api/games/*/ws", drop_first)
+    page.goto(live.url + game["links"]["self"])
+    page.wait_for_selector("#board")
+    deadline = time.monotonic() + 10
+    while len(opened) < 2 and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+    assert len(opened) == 2
+    assert page.locator("#live-stopped").count() == 0

@@ -169,3 +169,45 @@ def test_an_undo_on_one_process_never_forks_the_game_on_another(tmp_path: Path) 
     finally:
         for srv in servers:
             srv.kill()
+
+
+def test_one_thinker_per_ai_game_across_two_processes(tmp_path: Path) -> None:
+    """Two processes on one SQLite file both serve an AI game (each is asked for it, so
+    each starts its AI driver): the thinking lease lets only one of them search each AI
+    decision, so the searches the two made add up to the AI's decisions, no more."""
+    db = tmp_path / "games.db"
+    servers = [Server(db, free_port()), Server(db, free_port())]
+    for srv in servers:
+        srv.start()
+    try:
+        a = servers[0]
+        game = create(a, mode="ai", level="medium", seat="key")
+        game_id, token = game["id"], game["token"]
+        rng = random.Random(3)
+        for turn in range(14):
+            deadline = time.monotonic() + 60
+            while True:  # both processes are asked, so both drivers run
+                views = [view_of(srv, game_id, token) for srv in servers]
+                view = views[turn % 2]
+                if view["result"] or (view["decision"] and view["decision"]["mine"]):
+                    break
+                assert time.monotonic() < deadline, "the AI did not answer"
+                time.sleep(0.02)
+            if view["result"]:
+                break
+            response = httpx.post(f"{servers[turn % 2].url}/api/games/{game_id}/decide",
+                                  timeout=10, json={"token": token, "rev": view["rev"],
+                                                    "option": rng.choice(
+                                                        view["decision"]["options"])})
+            assert response.status_code in (200, 409), response.text
+        events = httpx.get(f"{a.url}/api/games/{game_id}/events", timeout=10).json()
+        setup = {"ruin", "faction", "rite", "deploy", "relic"}
+        ai_decisions = sum(1 for e in events["entries"]
+                           if e["player"] == "skull" and e["kind"] not in setup)
+        thought = [httpx.get(f"{srv.url}/api/health", timeout=10).json()["ai"]["decisions"]
+                   for srv in servers]
+        assert ai_decisions > 5
+        assert sum(thought) == ai_decisions, (thought, ai_decisions)
+    finally:
+        for srv in servers:
+            srv.kill()

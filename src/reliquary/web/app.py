@@ -36,12 +36,14 @@ from ..engine import Content
 from .capacity import install as install_capacity
 from .capacity import serve_socket
 from .db import Store
-from .games import Manager, WebError, new_session, settings_from, view
+from .fast import FastDecide
+from .games import Manager, WebError, new_session, settings_from, view, view_json
 from .guard import CREATES, Guard, Limits
 from .pages import router as pages_router
 from .preview import router as preview_router
 from .print_routes import router as print_router
-from .schemas import Claim, Decide, Error, Join, NewGame, Record, Rematch, Undo
+from .schemas import Claim, Decide, Error, Join, NewGame, Record, Rematch, Resign, Undo
+from .text import names_of
 
 STATIC = Path(str(resources.files("reliquary.web") / "static"))
 DEFAULT_DB = "sqlite:///reliquary.sqlite3"
@@ -80,6 +82,7 @@ def create_app(db_url: str | None = None, ai_delay: float | None = None,
     app.state.manager = manager
     app.state.limits = limits
     capacity = install_capacity(app, manager, url)  # /api/health, the hint, 503 busy
+    app.add_middleware(FastDecide, manager=manager)  # inside Guard: its checks first
     app.add_middleware(Guard, limits=limits)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(preview_router)  # read-only looks ahead: preview, events
@@ -131,62 +134,71 @@ def create_app(db_url: str | None = None, ai_delay: float | None = None,
             settings = settings_from(body.settings(), content)
         except ValueError as err:
             raise WebError(400, str(err)) from None
-        return manager.create(body.mode, settings, level=body.level or next(iter(LEVELS)),
+        return await manager.acreate(body.mode, settings, level=body.level or next(iter(LEVELS)),
                               seat=body.seat, quick=body.quick, faction=body.faction,
                               public=body.public,
                               clock=body.clock.model_dump() if body.clock else None)
 
     @app.get("/api/lobby")
-    def lobby() -> dict[str, Any]:
+    async def lobby() -> dict[str, Any]:
         """Public online games waiting for a second player."""
-        return {"games": manager.lobby()}
+        return {"games": await manager.lobby()}
 
     @app.get("/api/games/{game_id}", responses=refusals(400, 403, 404, 410, 503))
-    async def get_game(game_id: str, t: SeatToken = None) -> dict[str, Any]:
+    async def get_game(game_id: str, t: SeatToken = None) -> Response:
         """The game as the seat of token ``t`` sees it (no token: as a spectator)."""
         session = await manager.asession(game_id)
         seats = session.seats_of(t)
         if seats is None:
             raise WebError(403, "this token does not belong to this game")
         manager.kick(game_id)  # an AI turn left over (another process, a failure) goes on
-        return view(session, seats, token=t)
+        return answer(session, seats, t)
 
     @app.post("/api/games/{game_id}/decide",
               responses=refusals(400, 403, 404, 409, 410, 413, 415, 422, 503))
-    async def decide(game_id: str, body: Decide) -> dict[str, Any]:
+    async def decide(game_id: str, body: Decide) -> Response:
         """One decision, answering the view at revision ``rev``."""
         session = await manager.decide(game_id, body.token, body.rev, body.option)
-        return view(session, session.seats_of(body.token) or frozenset(), token=body.token)
+        return answer(session, session.seats_of(body.token) or frozenset(), body.token)
 
     @app.post("/api/games/{game_id}/undo",
               responses=refusals(400, 403, 404, 409, 410, 413, 415, 503))
-    async def undo(game_id: str, body: Undo) -> dict[str, Any]:
+    async def undo(game_id: str, body: Undo) -> Response:
         """Take back the last turn (against the AI: with the AI's reply)."""
         session = await manager.undo(game_id, body.token, body.rev)
-        return view(session, session.seats_of(body.token) or frozenset(), token=body.token)
+        return answer(session, session.seats_of(body.token) or frozenset(), body.token)
+
+    @app.post("/api/games/{game_id}/resign",
+              responses=refusals(400, 403, 404, 409, 410, 413, 415, 503))
+    async def resign(game_id: str, body: Resign) -> Response:
+        """Resign: the game ends, lost by the token's seat (result reason ``resign``,
+        recorded). 403 for a spectator's or a foreign token; 409 ``game_over`` for a
+        finished game, ``stale`` for an old ``rev``."""
+        session = await manager.resign(game_id, body.token, body.rev)
+        return answer(session, session.seats_of(body.token) or frozenset(), body.token)
 
     @app.post("/api/games/{game_id}/claim",
               responses=refusals(400, 403, 404, 409, 410, 413, 415, 503))
     async def claim(game_id: str, body: Claim) -> dict[str, Any]:
         """The guest's first visit: the invite becomes the guest's own seat token."""
-        return manager.claim(game_id, body.invite)
+        return await manager.claim(game_id, body.invite)
 
     @app.post("/api/games/{game_id}/join",
               responses=refusals(400, 403, 404, 409, 410, 413, 415, 503))
     async def join(game_id: str, _body: Join) -> dict[str, Any]:
         """Take the open seat of a public game (from the lobby)."""
-        return manager.claim(game_id, None)
+        return await manager.claim(game_id, None)
 
     @app.post("/api/games/{game_id}/rematch", status_code=201,
               responses=refusals(400, 403, 404, 409, 410, 413, 415, 429, 503))
     async def rematch(game_id: str, body: Rematch) -> dict[str, Any]:
         """A new game with the same settings after a finished one."""
-        return manager.rematch(game_id, body.token)
+        return await manager.rematch(game_id, body.token)
 
     @app.get("/api/games/{game_id}/record", responses=refusals(403, 404, 410, 503))
-    def record(game_id: str) -> Response:
+    async def record(game_id: str) -> Response:
         """The game record (the engine's format), as a download."""
-        session = manager.session(game_id)
+        session = await manager.asession(game_id)
         if any(f is not None for f in session.state.secret_faction):
             raise WebError(403, "a faction is being chosen in secret: the record is "
                                 "available once both are revealed")
@@ -195,10 +207,9 @@ def create_app(db_url: str | None = None, ai_delay: float | None = None,
             "Content-Disposition": f'attachment; filename="reliquary-{game_id}.json"'})
 
     @app.get("/api/games/{game_id}/replay", responses=refusals(400, 403, 404, 410, 503))
-    def replay_at(game_id: str, at: At = None
-                  ) -> dict[str, Any]:
+    async def replay_at(game_id: str, at: At = None) -> dict[str, Any]:
         """A finished game after its first ``at`` decisions (all of them by default)."""
-        session = manager.session(game_id)
+        session = await manager.asession(game_id)
         if session.row.mode != "replay" and not session.state.is_terminal:
             raise WebError(403, "a game can be replayed once it is over")
         tokens = [e.token for e in session.game.history]
@@ -216,7 +227,7 @@ def create_app(db_url: str | None = None, ai_delay: float | None = None,
     @app.post("/api/records", status_code=201, responses=refusals(400, 413, 415, 429))
     async def load_record(body: Record) -> dict[str, Any]:
         """A finished game's record to replay (checked decision by decision)."""
-        return manager.load_record(body.model_dump())
+        return await manager.load_record(body.model_dump())
 
     # ------------------------------------------------------------------ live updates
     @app.websocket("/api/games/{game_id}/ws")
@@ -228,6 +239,13 @@ def create_app(db_url: str | None = None, ai_delay: float | None = None,
     return app
 
 
+def answer(session: Any, seats: frozenset[int], token: str | None) -> Response:
+    """A game's view as the answer, encoded here: FastAPI's response validation of a
+    dict this size, and encoding the whole log again, were most of a decision's cost."""
+    return Response(view_json(session, view(session, seats, token=token)),
+                    media_type="application/json")
+
+
 #: What each refusal status means, for the OpenAPI schema.
 REFUSALS = {
     400: "bad request: malformed JSON, a missing or wrong field, bad settings, JSON "
@@ -236,7 +254,8 @@ REFUSALS = {
          "its invite, a secret not yet revealed (code forbidden)",
     404: "no such game (code not_found)",
     409: "stale revision (code stale, with the current rev), not your turn "
-         "(not_your_turn), the game is over (game_over), undo refused (undo_refused), "
+         "(not_your_turn), the game is over (game_over: a decision, undo or resignation "
+         "in a finished game), undo refused (undo_refused), "
          "invite already used (invite_used)",
     410: "the game expired or was quarantined because it does not load (code gone)",
     413: "the request body is too large (code too_large)",
@@ -355,12 +374,15 @@ def meta_of(content: Content) -> dict[str, Any]:
         cards.append({"id": card.id, "seal": card.seal, "escort": card.escort,
                       "diagram": [list(d) for d in card.diagram], "generic": card.generic,
                       "attack": text, "provisional": card.provisional})
+    names = names_of(content)  # each language's names: help_cards.toml's [names]
     return {
         "cards": cards,
-        "factions": [{"id": f.id, "name": f.name, "hero_hp": f.hero_hp, "passive": f.passive,
+        "factions": [{"id": f.id, "name": f.name, "names": names["factions"][f.id],
+                      "hero_hp": f.hero_hp, "passive": f.passive,
                       "text": {"en": f.text.en, "es": f.text.es or f.text.en}}
                      for f in content.factions],
-        "rites": [{"id": r.id, "text": {"en": r.text.en, "es": r.text.es or r.text.en}}
+        "rites": [{"id": r.id, "names": names["rites"][r.id],
+                   "text": {"en": r.text.en, "es": r.text.es or r.text.en}}
                   for r in content.rites],
         "sizes": list(content.sizes),
         "levels": list(LEVELS),

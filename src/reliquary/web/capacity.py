@@ -183,9 +183,10 @@ def install(app: FastAPI, manager: Manager, db_url: str) -> Capacity:
     @app.get("/api/health")
     async def health() -> dict[str, Any]:
         """Counters of this process: live WebSocket handlers, AI searches running and
-        queued, games cached."""
+        queued, AI decisions thought of here, games cached."""
         return {"ok": True, "pid": os.getpid(), "websockets": capacity.hub.handlers,
-                "ai": pool_stats(), "games_cached": len(manager.sessions),
+                "ai": {**pool_stats(), "decisions": manager.ai_decisions},
+                "games_cached": len(manager.sessions),
                 "notifications_received": capacity.hub.notifications_received}
 
     return capacity

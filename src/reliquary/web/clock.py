@@ -12,9 +12,10 @@ current decision is *running*. ``increment_s`` is added each time a side's turn 
 computes the same clocks from the database.
 
 A side whose time is used up loses: :meth:`Clocks.enforce` (called each time the web
-layer reads a game) ends the game with the engine's ``Game.concede(loser,
-"timeout")``, stores it as finished (moving its revision on, so a decision racing it
-is refused as stale), and tells the watchers. A timer task (:meth:`Clocks.run`) reads
+layer reads a game) stores the concession (:meth:`reliquary.web.db.Store.concede`,
+moving the revision on, so a decision racing it is refused as stale; a resignation is
+stored the same way), ends the game with the engine's ``Game.concede(loser,
+"timeout")`` and tells the watchers. A timer task (:meth:`Clocks.run`) reads
 each running game again at its next possible timeout, so a game ends on time with
 nobody connected. The loss follows from the stored times, so a game rebuilt after a
 restart ends on time again by the same check.
@@ -210,19 +211,17 @@ class Clocks:
         loser = self.expired(session.id, clock, session.state, history)
         if loser is None:
             return session
-        session.game.concede(loser, "timeout")
-        if row.finished:  # stored already (by another process, or before a restart)
+        if row.finished:  # stored by a version before stored concessions: derive it
+            session.game.concede(loser, "timeout")
             return session
-        try:
-            row.rev = manager.store.add_moves(session.id, row.rev, session.seq, [], True)
+        try:  # the one way a concession is stored (a resignation goes the same way)
+            rev = manager.store.concede(session.id, row.rev, session.seq, loser, "timeout")
         except StaleError:  # a decision came first after all: read the game again
             manager._forget(session.id)
             return manager.session(session.id)
-        row.finished = True
         self.forget(session.id)
         log.info("game %s: %s lost on time", session.id, SIDES[loser])
-        manager._notify(session.id)
-        return session
+        return manager.conceded(session, loser, "timeout", rev)
 
 
 _OWNERS: weakref.WeakValueDictionary[str, Clocks] = weakref.WeakValueDictionary()

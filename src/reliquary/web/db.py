@@ -15,9 +15,13 @@ appending; otherwise it is rebuilt.
 
 from __future__ import annotations
 
+import asyncio
+import collections
+import contextlib
 import functools
 import json
 import os
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -87,6 +91,14 @@ games = Table(
     Column("public", Integer, nullable=False, server_default="0"),  # listed in the lobby
     Column("open_seat", String(8), nullable=True),     # the side awaiting its guest
     Column("rematch", Text, nullable=True),            # JSON: the rematch game and its links
+    # JSON {"loser": 0|1, "reason": "timeout"|"resign"}: a game ended outside the rules'
+    # own endings (the engine's ``Game.concede``), applied after its decisions replay.
+    Column("conceded", Text, nullable=True),
+    # The process thinking for the AI of this game, and until when (epoch s): a lease
+    # taken by a conditional UPDATE and renewed while thinking, so that one process,
+    # not every one watching the game, runs the search (Store.claim_thinking).
+    Column("thinker", String(32), nullable=True),
+    Column("think_until", Float, nullable=False, server_default="0"),
 )
 Index("games_expiry", games.c.status, games.c.finished, games.c.touched)
 
@@ -128,13 +140,15 @@ class GameRow:
     public: bool = False
     open_seat: str | None = None
     rematch: str | None = None
+    conceded: dict[str, Any] | None = None
 
 
 def _row(r: Any) -> GameRow:
     return GameRow(r.id, r.mode, json.loads(r.settings), json.loads(r.options),
                    json.loads(r.tokens), bool(r.finished), int(r.rev), int(r.undos),
                    int(r.seq), float(r.created), float(r.touched), str(r.status), r.problem,
-                   bool(r.public), r.open_seat, r.rematch)
+                   bool(r.public), r.open_seat, r.rematch,
+                   json.loads(r.conceded) if r.conceded else None)
 
 
 class Store:
@@ -150,6 +164,7 @@ class Store:
         self._writers = 1 if self.engine.dialect.name == "sqlite" else 8
         self._limiter: Any = None
         self._read_limiter: Any = None
+        self._writer = _Writer() if self._writers == 1 else None
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
         with self.engine.begin() as conn:
@@ -173,7 +188,12 @@ class Store:
                                               limiter=self._read_limiter)
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(*args)`` (a write of this store) in a worker thread, off the event loop."""
+        """``fn(*args)`` (a write of this store) in a worker thread, off the event loop.
+
+        On SQLite the one writer thread (:class:`_Writer`) takes the writes in turn; on a
+        database server, up to eight threads of anyio's pool."""
+        if self._writer is not None:
+            return await self._writer.run(fn, *args)
         import anyio
 
         if self._limiter is None:
@@ -249,6 +269,43 @@ class Store:
             raise StaleError(f"decision {start} of game {game_id} is taken") from None
         return rev + 1
 
+    def concede(self, game_id: str, rev: int, seq: int, loser: int, reason: str) -> int:
+        """End a game at revision ``rev`` (with ``seq`` decisions) by a concession (a loss
+        on time, a resignation), once; the new revision. :class:`StaleError` when the game
+        moved on or is over already. Every process, and a restarted one, rebuilds the
+        game with it (:func:`reliquary.web.games.new_session`)."""
+        with self.engine.begin() as conn:
+            moved = conn.execute(
+                update(games).where(games.c.id == game_id, games.c.rev == rev,
+                                    games.c.seq == seq, games.c.finished == 0,
+                                    games.c.status == ACTIVE)
+                .values(rev=games.c.rev + 1, finished=1, touched=time.time(),
+                        conceded=json.dumps({"loser": loser, "reason": reason})))
+            if moved.rowcount != 1:
+                raise StaleError(f"game {game_id} is no longer at revision {rev}")
+        return rev + 1
+
+    def claim_thinking(self, game_id: str, owner: str, lease_s: float) -> float:
+        """Take (or renew) the lease to think for a game's AI for ``lease_s`` seconds:
+        0.0 when ``owner`` holds it now, else the epoch time the other holder's lease
+        ends (or 0.0 with nothing to think for: the game is gone or over)."""
+        now = time.time()
+        with self.engine.begin() as conn:
+            moved = conn.execute(_CLAIM_THINKING, {"b_id": game_id, "b_owner": owner,
+                                                   "b_now": now, "b_until": now + lease_s})
+            if moved.rowcount == 1:
+                return 0.0
+            held = conn.execute(select(games.c.think_until).where(
+                games.c.id == game_id, games.c.finished == 0,
+                games.c.status == ACTIVE)).scalar()
+        return 0.0 if held is None else max(float(held), now + 0.01)
+
+    def release_thinking(self, game_id: str, owner: str) -> None:
+        """Give the lease back (the AI's turn is over here), if ``owner`` holds it."""
+        with self.engine.begin() as conn:
+            conn.execute(update(games).where(games.c.id == game_id, games.c.thinker == owner)
+                         .values(thinker=None, think_until=0.0))
+
     def truncate(self, game_id: str, rev: int, keep: int) -> int:
         """Delete the decisions from index ``keep`` on (undo) if still at ``rev``."""
         with self.engine.begin() as conn:
@@ -318,6 +375,73 @@ class Store:
         return [r.id for r in rows]
 
 
+class _Writer:
+    """One thread that makes a store's writes in the order they come (SQLite takes one
+    writer at a time anyway). Handing each write to a thread of its own cost more than
+    the write (a wake-up and a loop callback per decision, issue 7's throughput): here a
+    busy writer takes the writes that queued meanwhile without being woken, and answers
+    each event loop once per batch."""
+
+    def __init__(self) -> None:
+        self._queue: collections.deque[tuple[Callable[..., Any], tuple[Any, ...],
+                                             asyncio.Future[Any]]] = collections.deque()
+        self._ready = threading.Condition()
+        self._idle = False
+        self._thread: threading.Thread | None = None
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        with self._ready:
+            self._queue.append((fn, args, future))
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._work, name="reliquary-db-writer",
+                                                daemon=True)
+                self._thread.start()
+            elif self._idle:
+                self._ready.notify()
+        try:
+            return await asyncio.shield(future)
+        except asyncio.CancelledError:
+            # As anyio's threads: the caller waits for a write that has begun to end (its
+            # lock then still orders the game's writes), and is cancelled after.
+            with contextlib.suppress(BaseException):
+                await future
+            raise
+
+    def _work(self) -> None:
+        while True:
+            with self._ready:
+                while not self._queue:
+                    self._idle = True
+                    self._ready.wait()
+                self._idle = False
+                batch = list(self._queue)
+                self._queue.clear()
+            done: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[Any], bool,
+                                                              Any]]] = {}
+            for fn, args, future in batch:
+                try:
+                    outcome: tuple[asyncio.Future[Any], bool, Any] = (future, True,
+                                                                      fn(*args))
+                except BaseException as err:  # given to the waiting coroutine
+                    outcome = (future, False, err)
+                done.setdefault(future.get_loop(), []).append(outcome)
+            for loop, outcomes in done.items():
+                with contextlib.suppress(RuntimeError):  # that loop has closed meanwhile
+                    loop.call_soon_threadsafe(_settle, outcomes)
+
+
+def _settle(outcomes: list[tuple[asyncio.Future[Any], bool, Any]]) -> None:
+    """On the event loop: give each write's result (or error) to its waiting coroutine."""
+    for future, ok, value in outcomes:
+        if future.done():
+            continue
+        if ok:
+            future.set_result(value)
+        else:
+            future.set_exception(value)
+
+
 # The statements of the decision path, built once: building a statement costs more
 # than running it on SQLite (issue 7's throughput).
 _GET_GAME = select(games).where(games.c.id == bindparam("b_id"))
@@ -327,6 +451,12 @@ _ADVANCE = (update(games)
             .values(rev=games.c.rev + 1, seq=bindparam("b_seq"),
                     finished=bindparam("b_finished"), touched=bindparam("b_now")))
 _INSERT_MOVES = insert(moves)
+_CLAIM_THINKING = (update(games)
+                   .where(games.c.id == bindparam("b_id"), games.c.finished == 0,
+                          games.c.status == ACTIVE,
+                          (games.c.thinker.is_(None)) | (games.c.thinker == bindparam("b_owner"))
+                          | (games.c.think_until < bindparam("b_now")))
+                   .values(thinker=bindparam("b_owner"), think_until=bindparam("b_until")))
 
 
 def _insert_moves(conn: Connection, game_id: str, start: int,
@@ -346,7 +476,7 @@ def _upgrade(conn: Connection) -> None:
         default = getattr(column.server_default, "arg", None)
         clause = f" NOT NULL DEFAULT '{default}'" if default is not None else ""
         conn.execute(text(f"ALTER TABLE games ADD COLUMN {column.name} {kind}{clause}"))
-    if missing:
+    if {"touched", "seq"} & {c.name for c in missing}:  # not for later columns alone
         conn.execute(text("UPDATE games SET touched = created, seq = (SELECT count(*) FROM "
                           "moves WHERE moves.game_id = games.id)"))
     for index in games.indexes:

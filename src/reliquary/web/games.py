@@ -12,15 +12,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
+import os
 import random
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Callable, Generator, Iterable
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy.exc import OperationalError
 
@@ -55,6 +57,27 @@ from .text import Line, LogContext, describe, note_before, result_text
 log = logging.getLogger(__name__)
 #: "The game row was not read yet" (a fetched row may be None: no such game).
 UNREAD: Any = object()
+T = TypeVar("T")
+#: A database call that loading needs: a read or a write, the function, its arguments.
+READ, WRITE = "read", "write"
+Call = tuple[str, Callable[..., Any], tuple[Any, ...]]
+#: Loading steps: a generator yielding database calls, given their results, returning T.
+Steps = Generator[Call, Any, T]
+
+
+def _run_now(steps: Steps[T]) -> T:
+    """Run loading steps with each database call made at once (on this thread)."""
+    try:
+        _kind, fn, args = next(steps)
+        while True:
+            try:
+                result = fn(*args)
+            except Exception as err:
+                _kind, fn, args = steps.throw(err)
+            else:
+                _kind, fn, args = steps.send(result)
+    except StopIteration as done:
+        return done.value  # type: ignore[no-any-return]
 
 MODES = ("ai", "hotseat", "online", "replay")
 
@@ -137,6 +160,8 @@ class Session:
     game: Game
     ctx: LogContext
     log: list[Line] = field(default_factory=list)
+    #: Each log line already in JSON: a view's answer is the log's bulk, and it only grows.
+    log_json: list[str] = field(default_factory=list)
 
     @property
     def id(self) -> str:
@@ -158,7 +183,9 @@ class Session:
     def apply(self, option: Any) -> Entry:
         note_before(self.ctx, self.game.state, self.game.state.decision().kind, option)
         entry = self.game.apply(option)
-        self.log.extend(describe(self.ctx, entry))
+        lines = describe(self.ctx, entry)
+        self.log.extend(lines)
+        self.log_json.extend(encode_json(line) for line in lines)
         return entry
 
     def apply_token(self, token: str) -> Entry:
@@ -190,6 +217,21 @@ class Session:
         return int(self.row.options["ai_seat"]) if self.row.mode == "ai" else -2
 
 
+def encode_json(value: Any) -> str:
+    """JSON as the API answers it (UTF-8 text, no spaces)."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def view_json(session: Session, view_dict: dict[str, Any]) -> bytes:
+    """The JSON body of ``view_dict`` (a :func:`view` of ``session`` now), its log from
+    the lines encoded as they were written rather than encoded again."""
+    assert view_dict["log"] is session.log, "a view of another moment than the session's"
+    rest = {k: v for k, v in view_dict.items() if k != "log"}
+    head = encode_json(rest)
+    return (f'{head[:-1]},"log":[{",".join(session.log_json)}]}}' if rest
+            else f'{{"log":[{",".join(session.log_json)}]}}').encode()
+
+
 def settings_from(data: dict[str, Any], content: Content) -> Settings:
     """The engine's Settings from a dict, checked (board size included); ValueError says
     which field is wrong."""
@@ -211,7 +253,16 @@ def new_session(row: GameRow, content: Content, tokens: Iterable[str]) -> Sessio
     session = Session(row, game, ctx)
     for token in tokens:
         session.apply_token(token)
+    apply_concession(session)
     return session
+
+
+def apply_concession(session: Session) -> None:
+    """End the game as its row says it was conceded (on time, by resignation), once its
+    decisions are replayed: the one way a stored concession comes back."""
+    conceded = session.row.conceded
+    if conceded and not session.state.is_terminal:
+        session.game.concede(int(conceded["loser"]), conceded["reason"])
 
 
 class Manager:
@@ -234,6 +285,11 @@ class Manager:
         self.changed: dict[str, asyncio.Event] = {}
         self.drivers: dict[str, asyncio.Task[None]] = {}
         self.rng = random.SystemRandom()
+        # One thinker per AI game across processes: this process's name in the lease
+        # (games.thinker), the lease's length, and how many AI decisions it thought of.
+        self.owner = secrets.token_hex(8)
+        self.lease_s = _lease_seconds()
+        self.ai_decisions = 0
         # Set by reliquary.web.capacity: the AI's process pool, live updates, clocks.
         self.ai: AIPool | None = None
         self.live: LiveHub | None = None
@@ -247,25 +303,33 @@ class Manager:
             found = self.locks[game_id] = asyncio.Lock()
         return found
 
-    def _known(self, game_id: str) -> None:
+    async def _known(self, game_id: str) -> None:
         """Refuse an unknown game before making a lock for it (no entry per made-up id)."""
         if game_id not in self.locks:
-            self.session(game_id)
+            await self.asession(game_id)
 
     def _forget(self, game_id: str) -> None:
         """Drop a cached game (it may differ from the store); the next request reloads."""
         self.sessions.pop(game_id, None)
 
+    # Loading is written once, as generators that yield each database call they need
+    # (``(READ|WRITE, fn, args)``) and get its result back: :meth:`session` runs the calls
+    # at once, :meth:`asession` off the event loop on a database server (Store.read/run).
     def _head(self, game_id: str, fetched: Any = UNREAD) -> GameRow:
         """The stored game row (``fetched`` if it was just read), refusing unknown,
         expired and quarantined games."""
-        row = self.store.get_game(game_id) if fetched is UNREAD else fetched
+        return _run_now(self._head_steps(game_id, fetched))
+
+    def _head_steps(self, game_id: str, fetched: Any = UNREAD) -> Steps[GameRow]:
+        row = (yield (READ, self.store.get_game, (game_id,))) if fetched is UNREAD \
+            else fetched
         if row is None:
             self._forget(game_id)
             raise WebError(404, f"no game with id {clip(game_id)}", "not_found")
         if (row.status == ACTIVE and not row.finished and self.expire_after
                 and row.touched < time.time() - self.expire_after
-                and self.store.expire(time.time() - self.expire_after, game_id)):
+                and (yield (WRITE, self.store.expire,
+                            (time.time() - self.expire_after, game_id)))):
             row.status = EXPIRED
         if row.status == EXPIRED:
             self._forget(game_id)
@@ -281,12 +345,15 @@ class Manager:
 
     def _load(self, game_id: str, row: GameRow | None = None) -> Session:
         """Rebuild a game from the store; one that does not replay is quarantined."""
-        row = row or self._head(game_id)
+        return _run_now(self._load_steps(game_id, row))
+
+    def _load_steps(self, game_id: str, row: GameRow | None = None) -> Steps[Session]:
+        row = row or (yield from self._head_steps(game_id))
         for _attempt in range(5):
-            stored = self.store.moves_of(game_id, 0, row.rev)
+            stored = yield (READ, self.store.moves_of, (game_id, 0, row.rev))
             if stored is not None and len(stored) == row.seq:
                 break
-            row = self._head(game_id)  # written meanwhile: read both again
+            row = yield from self._head_steps(game_id)  # written meanwhile: read both again
         else:
             raise WebError(503, "the game is changing too fast to load; try again", "busy")
         try:
@@ -294,7 +361,7 @@ class Manager:
         except Exception as err:  # any failure to replay: report it, set the game aside
             log.error("game %s does not replay; quarantined", game_id, exc_info=True)
             self._forget(game_id)
-            self.store.quarantine(game_id, f"{type(err).__name__}: {err}")
+            yield (WRITE, self.store.quarantine, (game_id, f"{type(err).__name__}: {err}"))
             raise WebError(410, "this game cannot be loaded: its stored history does not "
                                 "replay, so it was set aside (the server's log says why)",
                            "gone") from None
@@ -315,43 +382,94 @@ class Manager:
     def session(self, game_id: str, fetched: Any = UNREAD) -> Session:
         """The game exactly as stored now (other processes' writes and undos included),
         ended on time if its clock ran out (:meth:`reliquary.web.clock.Clocks.enforce`)."""
-        session = self._stored(game_id, fetched)
+        session = _run_now(self._stored_steps(game_id, fetched))
         return session if self.clocks is None else self.clocks.enforce(self, session)
 
     async def asession(self, game_id: str) -> Session:
-        """:meth:`session`, with the game row read off the event loop on a database
-        server (:meth:`Store.read`)."""
-        return self.session(game_id, await self.store.read(self.store.get_game, game_id))
+        """:meth:`session` with every database call (the row, a catch-up, a reload) off
+        the event loop on a database server (:meth:`Store.read`, :meth:`Store.run`)."""
+        session = await self._run_off_loop(self._stored_steps(game_id))
+        return session if self.clocks is None else self.clocks.enforce(self, session)
+
+    async def _run_off_loop(self, steps: Steps[T]) -> T:
+        """Run loading steps, each database call through the store's helpers."""
+        try:
+            kind, fn, args = next(steps)
+            while True:
+                try:
+                    runner = self.store.read if kind is READ else self.store.run
+                    result = await runner(fn, *args)
+                except Exception as err:
+                    kind, fn, args = steps.throw(err)
+                else:
+                    kind, fn, args = steps.send(result)
+        except StopIteration as done:
+            return done.value  # type: ignore[no-any-return]
 
     def _stored(self, game_id: str, fetched: Any = UNREAD) -> Session:
-        row = self._head(game_id, fetched)
+        return _run_now(self._stored_steps(game_id, fetched))
+
+    def _stored_steps(self, game_id: str, fetched: Any = UNREAD) -> Steps[Session]:
+        row = yield from self._head_steps(game_id, fetched)
         session = self.sessions.get(game_id)
         if session is None:
-            return self._load(game_id, row)
+            return (yield from self._load_steps(game_id, row))
         self.sessions.move_to_end(game_id)
-        if fetched is not UNREAD and row.rev < session.row.rev:
+        if row.rev < session.row.rev:
             return session  # read before this process stored a newer revision: ours holds
         if row.rev == session.row.rev:
             session.row = row  # the same history; seat tokens may have changed (a claim)
             return session
         if row.undos == session.row.undos and row.seq >= session.seq:
             # No undo since: the cached decisions are stored ones; append the new ones.
-            added = self.store.moves_of(game_id, session.seq, row.rev)
+            seq, rev = session.seq, session.row.rev
+            added = yield (READ, self.store.moves_of, (game_id, seq, row.rev))
+            if (self.sessions.get(game_id) is not session or session.seq != seq
+                    or session.row.rev != rev):  # this process moved it on while we read
+                return (yield from self._load_steps(game_id))
             if added is not None and len(added) == row.seq - session.seq:
                 try:
                     for token, _ in added:
                         session.apply_token(token)
                 except (NotationError, IllegalOptionError, GameOverError):
-                    return self._load(game_id)
+                    return (yield from self._load_steps(game_id))
                 session.row = row
+                apply_concession(session)
                 return session
-        return self._load(game_id)
+        return (yield from self._load_steps(game_id))
 
     # ------------------------------------------------------------------ creation
-    def create(self, mode: str, settings: Settings, *, level: str = "easy",
-               seat: str = "key", quick: bool = True, faction: str | None = None,
-               public: bool = False, clock: dict[str, Any] | None = None) -> dict[str, Any]:
-        """A new game; the creator's answer ``{id, token, seat, links}``."""
+    def create(self, mode: str, settings: Settings, **how: Any) -> dict[str, Any]:
+        """A new game; the creator's answer ``{id, token, seat, links}`` (the write made
+        here: for tests and tools; the server uses :meth:`acreate`)."""
+        session, write = self._new_game(mode, settings, **how)
+        session.row.rev = write[0](*write[1:])
+        return self._created(session)
+
+    async def acreate(self, mode: str, settings: Settings, **how: Any) -> dict[str, Any]:
+        """:meth:`create`, writing the game off the event loop (:meth:`Store.run`)."""
+        session, write = self._new_game(mode, settings, **how)
+        session.row.rev = await self.store.run(*write)
+        return self._created(session)
+
+    def _created(self, session: Session) -> dict[str, Any]:
+        """Cache a new game just stored and answer its creator."""
+        row, game_id = session.row, session.id
+        row.seq = session.seq
+        self._keep(session)
+        self.kick(game_id)
+        seat = SIDES[int(row.options["human"])]
+        creator = row.tokens.get("both") or row.tokens[seat]
+        links = {"self": f"/g/{game_id}?t={creator}", "spectate": f"/g/{game_id}"}
+        if row.open_seat is not None:
+            links["invite"] = f"/g/{game_id}?invite={row.tokens['invite']}"
+        return {"id": game_id, "token": creator, "seat": seat, "links": links}
+
+    def _new_game(self, mode: str, settings: Settings, *, level: str = "easy",
+                  seat: str = "key", quick: bool = True, faction: str | None = None,
+                  public: bool = False, clock: dict[str, Any] | None = None
+                  ) -> tuple[Session, tuple[Any, ...]]:
+        """A new game, set up, and the store call that writes it."""
         if mode not in ("ai", "hotseat", "online"):
             raise WebError(400, f"mode must be 'ai', 'hotseat' or 'online', not {clip(mode)}")
         if seat == "random":
@@ -399,20 +517,14 @@ class Manager:
                 session.apply(option)
         else:
             self._settle(session)
-        row.rev = self.store.create_game(
-            game_id, mode, row.settings, options, tokens,
-            [(e.token, e.player) for e in session.game.history], session.state.is_terminal,
-            public=public, open_seat=open_seat)
-        row.seq = session.seq
-        self._keep(session)
-        self.kick(game_id)
-        creator = tokens.get("both") or tokens[seat]
-        links = {"self": f"/g/{game_id}?t={creator}", "spectate": f"/g/{game_id}"}
-        if open_seat is not None:
-            links["invite"] = f"/g/{game_id}?invite={tokens['invite']}"
-        return {"id": game_id, "token": creator, "seat": seat, "links": links}
+        write = (functools.partial(self.store.create_game, public=public,
+                                   open_seat=open_seat),
+                 game_id, mode, row.settings, options, tokens,
+                 [(e.token, e.player) for e in session.game.history],
+                 session.state.is_terminal)
+        return session, write
 
-    def load_record(self, record: dict[str, Any]) -> dict[str, Any]:
+    async def load_record(self, record: dict[str, Any]) -> dict[str, Any]:
         """Store a finished game's record (the engine's format) as a game to replay."""
         from ..engine import replay
         try:
@@ -433,17 +545,18 @@ class Manager:
                                 "(only finished games can be replayed)")
         game_id = secrets.token_hex(8)
         tokens = {"spectator": secrets.token_urlsafe(12)}
-        self.store.create_game(game_id, "replay", settings.as_dict(), {"ai_seat": -2},
-                               tokens, [(e.token, e.player) for e in game.history], True)
+        await self.store.run(self.store.create_game, game_id, "replay", settings.as_dict(),
+                             {"ai_seat": -2}, tokens,
+                             [(e.token, e.player) for e in game.history], True)
         link = f"/replay/{game_id}"
         return {"id": game_id, "links": {"self": link, "replay": link}}
 
     # ------------------------------------------------------------------ seats
-    def claim(self, game_id: str, invite: str | None) -> dict[str, Any]:
+    async def claim(self, game_id: str, invite: str | None) -> dict[str, Any]:
         """Exchange an invite (or, for a public game, nothing) for the open seat's token.
 
         Once: a second claim is refused with ``invite_used``."""
-        session = self.session(game_id)
+        session = await self.asession(game_id)
         row = session.row
         if row.mode != "online":
             raise WebError(409, "only online games have a seat to claim", "invite_used")
@@ -459,25 +572,25 @@ class Manager:
         seat = row.open_seat
         tokens = {k: v for k, v in row.tokens.items() if k != "invite"}
         tokens[seat] = token
-        if not self.store.claim_seat(game_id, row.tokens, tokens):
+        if not await self.store.run(self.store.claim_seat, game_id, row.tokens, tokens):
             raise WebError(409, "this game's second seat is taken: the invite was used",
                            "invite_used")
         self._forget(game_id)  # the stored revision moved on: read it again
-        session = self.session(game_id)
+        session = await self.asession(game_id)
         self._notify(game_id)
         return {"id": game_id, "token": token, "seat": seat, "rev": session.rev,
                 "links": {"self": f"/g/{game_id}?t={token}"}}
 
-    def lobby(self) -> list[dict[str, Any]]:
+    async def lobby(self) -> list[dict[str, Any]]:
         """Public online games waiting for a guest."""
         since = time.time() - self.expire_after if self.expire_after else 0.0
         return [{"id": row.id, "created": row.created, "settings": row.settings,
                  "host_seat": row.options.get("creator"), "clock": row.options.get("clock")}
-                for row in self.store.lobby(since)]
+                for row in await self.store.read(self.store.lobby, since)]
 
-    def rematch(self, game_id: str, token: str) -> dict[str, Any]:
+    async def rematch(self, game_id: str, token: str) -> dict[str, Any]:
         """A new game with the same settings after a finished one (see the API docs)."""
-        session = self.session(game_id)
+        session = await self.asession(game_id)
         seats = self._seats(session, token, "ask for a rematch")
         row = session.row
         if row.mode not in ("ai", "hotseat", "online"):
@@ -487,36 +600,37 @@ class Manager:
                            "stale", rev=session.rev)
         mine = "key" if len(seats) == 2 else SIDES[min(seats)]
         if row.rematch is not None:
-            return self._rematch_of(game_id, json.loads(row.rematch), mine)
+            return await self._rematch_of(game_id, json.loads(row.rematch), mine)
         settings = settings_from(dict(row.settings), self.content)
         quick = bool(row.options.get("quick", True))
         if row.mode == "online":
-            game = self.create("online", settings, seat=SIDES[1 - SIDES.index(mine)],
+            game = await self.acreate("online", settings, seat=SIDES[1 - SIDES.index(mine)],
                                quick=quick, clock=row.options.get("clock"))
             invite = game["links"]["invite"].split("?invite=", 1)[1]
             other = SIDES[1 - SIDES.index(mine)]
             link = {"id": game["id"], "seats": {mine: game},
                     "invite": {"side": other, "code": invite}}
         else:
-            game = self.create(row.mode, settings, seat=row.options.get("creator", "key"),
+            game = await self.acreate(row.mode, settings, seat=row.options.get("creator", "key"),
                                quick=quick, level=str(row.options.get("level", "easy")))
             link = {"id": game["id"], "seats": {side: game for side in SIDES}, "invite": None}
-        if not self.store.set_rematch(game_id, json.dumps(link)):  # someone was first
-            self.store.delete_game(game["id"])
+        if not await self.store.run(self.store.set_rematch, game_id, json.dumps(link)):
+            await self.store.run(self.store.delete_game, game["id"])  # someone was first
             self._forget(game["id"])
-            return self._rematch_of(game_id, json.loads(self._head(game_id).rematch or "{}"),
-                                    mine)
+            head = await self._run_off_loop(self._head_steps(game_id))
+            return await self._rematch_of(game_id, json.loads(head.rematch or "{}"), mine)
         self._forget(game_id)  # the stored revision moved on: read it again
         self._notify(game_id)
         return game
 
-    def _rematch_of(self, game_id: str, link: dict[str, Any], mine: str) -> dict[str, Any]:
+    async def _rematch_of(self, game_id: str, link: dict[str, Any], mine: str
+                          ) -> dict[str, Any]:
         """A rematch asked for again: the same answer, or the opponent's claim of it."""
         if mine in link.get("seats", {}):
             return dict(link["seats"][mine])
         invite = link.get("invite") or {}
         if invite.get("side") == mine:
-            answer = self.claim(link["id"], invite["code"])
+            answer = await self.claim(link["id"], invite["code"])
             return {"id": link["id"], **answer,
                     "links": {**answer["links"], "spectate": f"/g/{link['id']}"}}
         raise WebError(409, "the rematch of this game is already set up", "invite_used")
@@ -535,8 +649,28 @@ class Manager:
         while not session.state.is_terminal and session.state.is_chance:
             session.apply(sample_chance(session.state, self.rng))
 
-    def _stale(self, game_id: str, why: str) -> WebError:
-        row = self.store.get_game(game_id)
+    def _cached_at(self, game_id: str, rev: Any, token: Any) -> Session | None:
+        """The cached game, without reading the store, when a decision may be taken on
+        it as it is: it is at the revision the request answers and knows the token, and
+        it has no clock (whose time is read from the store). The write is conditional on
+        that revision, so a game another process moved on meanwhile refuses it (409);
+        anything else (an unknown token, another revision) reads the store first."""
+        session = self.sessions.get(game_id)
+        if (session is None or str(rev) != session.rev or session.row.status != ACTIVE
+                or session.row.options.get("clock") or not session.seats_of(token)
+                or (self.expire_after  # near expiry: the store says (410)
+                    and session.row.touched < time.time() - self.expire_after / 2)):
+            return None
+        self.sessions.move_to_end(game_id)
+        return session
+
+    async def _stale(self, game_id: str, why: str) -> WebError:
+        row = await self.store.read(self.store.get_game, game_id)
+        if row is None or row.status != ACTIVE:  # expired or quarantined meanwhile: say so
+            try:
+                _run_now(self._head_steps(game_id, row))
+            except WebError as err:
+                return err
         current = str(row.rev) if row is not None else None
         return WebError(409, f"stale {why}: the game moved on (another decision or an undo "
                              "came first); reload the game", "stale", rev=current)
@@ -557,7 +691,7 @@ class Manager:
                                        start, entries, session.state.is_terminal)
         except StaleError:
             self._forget(session.id)
-            raise self._stale(session.id, "decision") from None
+            raise await self._stale(session.id, "decision") from None
         except OperationalError:
             self._forget(session.id)
             log.warning("storing a decision of game %s failed", session.id, exc_info=True)
@@ -568,15 +702,16 @@ class Manager:
             raise
         session.row.rev = rev
         session.row.seq = session.seq
+        session.row.touched = time.time()
         session.row.finished = session.state.is_terminal
         self._keep(session)
         self._notify(session.id)
 
     async def decide(self, game_id: str, token: Any, rev: Any, option: Any) -> Session:
         """One decision of the seat holding ``token``, answering revision ``rev``."""
-        self._known(game_id)
+        await self._known(game_id)
         async with self.lock(game_id):
-            session = await self.asession(game_id)
+            session = self._cached_at(game_id, rev, token) or await self.asession(game_id)
             seats = self._seats(session, token, "decide")
             if not isinstance(option, str):
                 raise WebError(400, "'option' must be an option token (a string)")
@@ -600,9 +735,51 @@ class Manager:
         self.kick(game_id)
         return session
 
+    def conceded(self, session: Session, loser: int, reason: str, rev: int) -> Session:
+        """After :meth:`Store.concede` stored a concession at revision ``rev``: the game
+        ended so here too, and its watchers told."""
+        session.row.rev = rev
+        session.row.finished = True
+        session.row.conceded = {"loser": loser, "reason": reason}
+        apply_concession(session)
+        self._keep(session)
+        self._notify(session.id)
+        return session
+
+    async def resign(self, game_id: str, token: Any, rev: Any) -> Session:
+        """The seat of ``token`` resigns (on one screen: the side to move), answering
+        revision ``rev``; stored as the engine's ``concede(loser, "resign")``."""
+        await self._known(game_id)
+        async with self.lock(game_id):
+            session = await self.asession(game_id)
+            seats = self._seats(session, token, "resign")
+            if session.row.mode == "replay" or session.state.is_terminal:
+                raise WebError(409, "the game is over: there is nothing to resign",
+                               "game_over")
+            if str(rev) != session.rev:
+                raise WebError(409, f"stale resignation: it answers revision "
+                                    f"{clip(rev, 20)}, but the game is at revision "
+                                    f"{session.rev}; reload the game", "stale",
+                               rev=session.rev)
+            current = session.state.current_player
+            loser = current if len(seats) == 2 and current in seats else min(seats)
+            self._forget(game_id)  # no reader sees the game before the write is done
+            try:
+                new_rev = await self.store.run(self.store.concede, game_id,
+                                               session.row.rev, session.seq, loser, "resign")
+            except StaleError:
+                raise await self._stale(game_id, "resignation") from None
+            except OperationalError:
+                log.warning("storing a resignation in game %s failed", game_id,
+                            exc_info=True)
+                raise WebError(503, "the database is busy: the resignation was not taken; "
+                                    "try again", "busy") from None
+            log.info("game %s: %s resigned", game_id, SIDES[loser])
+            return self.conceded(session, loser, "resign", new_rev)
+
     async def undo(self, game_id: str, token: Any, rev: Any) -> Session:
         """Take back the asker's last turn (and the AI's reply after it)."""
-        self._known(game_id)
+        await self._known(game_id)
         async with self.lock(game_id):
             session = await self.asession(game_id)
             seats = self._seats(session, token, "undo")
@@ -629,7 +806,7 @@ class Manager:
                                                session.row.rev, keep)
             except StaleError:
                 self._forget(game_id)
-                raise self._stale(game_id, "undo") from None
+                raise await self._stale(game_id, "undo") from None
             row = replace(session.row, rev=new_rev, undos=session.row.undos + 1, seq=keep,
                           finished=False)
             fresh = new_session(row, self.content, tokens)
@@ -655,29 +832,55 @@ class Manager:
             self.drivers[game_id] = task
 
     async def _drive(self, game_id: str) -> None:
+        """Play the AI's decisions of a game while they are due, holding the game's
+        thinking lease (so another process serving the game does not search too)."""
+        held = False
+        try:
+            held = await self._drive_leased(game_id)
+        finally:
+            # Given back when the AI's turn is over (not on shutdown: it just expires).
+            if held and not _cancelling():
+                with contextlib.suppress(Exception):
+                    await self.store.run(self.store.release_thinking, game_id, self.owner)
+
+    async def _drive_leased(self, game_id: str) -> bool:
+        """:meth:`_drive`'s loop; whether this process took the lease."""
         seed = self.rng.randrange(2**32)
+        held = False
         while True:
             try:
                 session = await self.asession(game_id)
             except WebError:
-                return  # gone, expired or quarantined: nothing to play
+                return held  # gone, expired or quarantined: nothing to play
             if session.state.is_terminal or session.state.current_player != session.ai_seat():
-                return
+                return held
+            until = await self.store.run(self.store.claim_thinking, game_id, self.owner,
+                                         self.lease_s)
+            if until:  # another process thinks: look again soon (its decision, or the
+                # lease given back or run out: a process that died mid-thought)
+                await asyncio.sleep(min(max(until - time.time(), 0.05), LEASE_LOOK_S))
+                continue
+            held = True
             rev = session.rev
             snapshot = session.state.clone()
             level = session.row.options.get("level", "easy")
-            if self.ai is not None:  # a worker process plans the turn; its plan is kept
-                option = await self.ai.choose(game_id, snapshot, level, seed + session.seq)
-            else:
-                agent = get_agent(level, seed=seed + session.seq)
-                option = await asyncio.to_thread(agent.choose, snapshot)
+            renewing = asyncio.get_running_loop().create_task(self._renew_lease(game_id))
+            try:
+                if self.ai is not None:  # a worker process plans the turn; its plan is kept
+                    option = await self.ai.choose(game_id, snapshot, level, seed + session.seq)
+                else:
+                    agent = get_agent(level, seed=seed + session.seq)
+                    option = await asyncio.to_thread(agent.choose, snapshot)
+            finally:
+                renewing.cancel()
+            self.ai_decisions += 1
             if self.ai_delay:
                 await asyncio.sleep(self.ai_delay)
             async with self.lock(game_id):
                 try:
                     session = await self.asession(game_id)
                 except WebError:
-                    return
+                    return held
                 if session.rev != rev:
                     continue  # an undo or another process moved on: think again
                 try:
@@ -685,16 +888,26 @@ class Manager:
                 except WebError:
                     continue
 
+    async def _renew_lease(self, game_id: str) -> None:
+        """Renew the thinking lease every third of its length while the search runs."""
+        while True:
+            await asyncio.sleep(self.lease_s / 3)
+            try:
+                await self.store.run(self.store.claim_thinking, game_id, self.owner,
+                                     self.lease_s)
+            except OperationalError:  # a busy database: the next renewal may get through
+                log.warning("renewing the thinking lease of game %s failed", game_id)
+
     async def resume_all(self) -> None:
         """After a restart: let the AI take the decisions that are its turn (in the
         background, game by game; a game that fails to load is quarantined, not fatal)."""
         since = 0.0
         if self.expire_after:
             since = time.time() - self.expire_after
-            self.store.expire(since)
-        for game_id in self.store.unfinished_ids(since):
+            await self.store.run(self.store.expire, since)
+        for game_id in await self.store.read(self.store.unfinished_ids, since):
             try:
-                self.session(game_id)
+                await self.asession(game_id)
             except WebError:
                 continue
             except Exception:  # one bad game must not stop the others
@@ -716,6 +929,30 @@ class Manager:
         if event is None:
             event = self.changed[game_id] = asyncio.Event()
         return event
+
+
+#: How often a process waiting on another's thinking lease looks at the game again.
+LEASE_LOOK_S = 0.5
+
+
+def _lease_seconds() -> float:
+    """``RELIQUARY_AI_LEASE``: how long a process's claim to think for an AI game holds
+    without renewal (seconds, default 15; renewed every third of it while thinking)."""
+    raw = os.environ.get("RELIQUARY_AI_LEASE", "15")
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ValueError(f"RELIQUARY_AI_LEASE must be a number of seconds, not {raw!r}") \
+            from None
+    if not 0.5 <= value <= 3600:
+        raise ValueError(f"RELIQUARY_AI_LEASE must be 0.5 to 3600 seconds, not {value:g}")
+    return value
+
+
+def _cancelling() -> bool:
+    """Whether the running task is being cancelled (the server stops)."""
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0
 
 
 def _report_failure(task: asyncio.Task[None]) -> None:
@@ -745,6 +982,16 @@ def undo_count(history: list[Entry], seats: frozenset[int], ai_seat: int | None 
     roll, or a card dealt: taking it back would let a player draw again), and never
     from the turns back into the setup.
     """
+    # Only the last three turns can matter (the AI's reply, the human's turn before it,
+    # and the turn that bounds it): look at them, not the whole game, each view.
+    plays, begin = 0, 0
+    for index in range(len(history) - 1, -1, -1):
+        if history[index].kind == "play":
+            plays += 1
+            if plays == 3:
+                begin = index
+                break
+    history = history[begin:]
     blocks = _turn_blocks(history)
     if not blocks:
         return 0
@@ -866,12 +1113,22 @@ def in_setup(state: State) -> bool:
 def last_turn_squares(session: Session) -> list[str]:
     """Squares touched by the last finished turn (for the highlight)."""
     game = session.game
-    turns = list(game.turns())
-    if not turns:
+    history = game.history
+    # The last two turn starts, looked for from the end (not the whole game each view).
+    starts: list[int] = []
+    for index in range(len(history) - 1, -1, -1):
+        if history[index].kind == "play":
+            starts.append(index)
+            if len(starts) == 2:
+                break
+    if not starts:
         return []
     state = game.state
     at_turn_start = state.is_terminal or state.decision().kind == "play"
-    turn = turns[-1] if at_turn_start else (turns[-2] if len(turns) > 1 else [])
+    if at_turn_start:
+        turn = history[starts[0]:]
+    else:
+        turn = history[starts[1]:starts[0]] if len(starts) > 1 else []
     name = state.geometry.name
     squares: list[str] = []
     for entry in turn:

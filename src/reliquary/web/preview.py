@@ -157,11 +157,12 @@ def _event_json(state: State, kind: str, data: dict[str, Any]) -> dict[str, Any]
 
 @router.get("/api/games/{game_id}/preview", responses=_documented(400, 403, 404, 409, 410,
                                                                   422, 503))
-def preview(game_id: str, request: Request,
-            option: Annotated[str, Query(max_length=MAX_TOKEN)] = "",
-            t: Annotated[str | None, Query(max_length=MAX_TOKEN)] = None) -> Any:
+async def preview(game_id: str, request: Request,
+                  option: Annotated[str, Query(max_length=MAX_TOKEN)] = "",
+                  t: Annotated[str | None, Query(max_length=MAX_TOKEN)] = None) -> Any:
     """Where each piece could go or hit with one card in one mode (see module doc)."""
-    session = request.app.state.manager.session(game_id)
+    # on the event loop (with the other requests), the database read off it
+    session = await request.app.state.manager.asession(game_id)
     seats = session.seats_of(t)
     try:
         if seats is None:
@@ -176,11 +177,12 @@ def preview(game_id: str, request: Request,
 
 
 @router.get("/api/games/{game_id}/events", responses=_documented(400, 404, 410, 503))
-def events(game_id: str, request: Request,
-           since: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
-           until: Annotated[int | None, Query(ge=0, le=1_000_000)] = None) -> Any:
+async def events(game_id: str, request: Request,
+                 since: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+                 until: Annotated[int | None, Query(ge=0, le=1_000_000)] = None) -> Any:
     """The public board events of decisions ``since`` to ``until`` (see module doc)."""
-    session = request.app.state.manager.session(game_id)
+    # on the event loop (with the other requests), the database read off it
+    session = await request.app.state.manager.asession(game_id)
     history = session.game.history
     total = len(history)
     end = total if until is None else until

@@ -83,6 +83,14 @@ class Undo(Body):
     rev: Token
 
 
+class Resign(Body):
+    """``POST /api/games/{id}/resign``: the token's seat resigns, at revision ``rev``
+    (on one screen: the side to move)."""
+
+    token: Token = Field(description="the resigning seat's token")
+    rev: Token = Field(description="the revision of the view the resignation answers")
+
+
 class Claim(Body):
     """``POST /api/games/{id}/claim``: exchange an invite for the guest's seat token."""
 

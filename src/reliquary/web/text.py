@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..content import game_names
 from ..engine import SIDES, Content, Entry, Event, Geometry, State
 
 SIDE = {"en": ("Key", "Skull"), "es": ("Llave", "Calavera")}
@@ -48,22 +49,41 @@ class LogContext:
     def side(self, player: int, lang: str) -> str:
         return SIDE[lang][player]
 
+    def faction(self, faction_id: str, lang: str) -> str:
+        """A faction's name in a language (help_cards.toml's ``[names]``)."""
+        return names_of(self.content)["factions"][faction_id][lang]
+
+    def rite(self, rite_id: str, lang: str) -> str:
+        """A rite's name in a language."""
+        return names_of(self.content)["rites"].get(rite_id, {}).get(lang, rite_id)
+
     def who(self, player: int, lang: str) -> str:
         """A side, with its faction once revealed: 'Key (Pyre Choir)'."""
         fid = self.factions[player]
         if fid is None:
             return SIDE[lang][player]
-        return f"{SIDE[lang][player]} ({self.content.faction(fid).name})"
+        return f"{SIDE[lang][player]} ({self.faction(fid, lang)})"
 
     def piece(self, owner: int, hero: bool, lang: str) -> str:
         fid = self.factions[owner]
-        name = self.content.faction(fid).name if fid else SIDE[lang][owner]
+        name = self.faction(fid, lang) if fid else SIDE[lang][owner]
         if lang == "es":
             return f"{KIND[lang][hero]} de {name}"
         return f"{name} {KIND[lang][hero]}"
 
 
 Line = dict[str, str]
+#: Each content's names in each language, worked out once (by the content's identity:
+#: hashing a Content is not cheap).
+_NAMES: dict[int, tuple[Content, dict[str, dict[str, dict[str, str]]]]] = {}
+
+
+def names_of(content: Content) -> dict[str, dict[str, dict[str, str]]]:
+    """:func:`reliquary.content.game_names` of ``content``, cached."""
+    found = _NAMES.get(id(content))
+    if found is None or found[0] is not content:
+        found = _NAMES[id(content)] = (content, game_names(content))
+    return found[1]
 
 
 def result_text(result: dict[str, Any] | None) -> Line | None:
@@ -120,8 +140,9 @@ def describe(ctx: LogContext, entry: Entry) -> list[Line]:
                           "es": f"{entry.token} es la carta en espera."})
         ctx.dealt += 1
     elif entry.kind == "rite" and p >= 0:
-        lines.append({"en": f"{ctx.side(p, 'en')} takes the rite {entry.token}.",
-                      "es": f"{ctx.side(p, 'es')} toma el rito {entry.token}."})
+        lines.append({"en": f"{ctx.side(p, 'en')} takes the rite "
+                            f"{ctx.rite(entry.token, 'en')}.",
+                      "es": f"{ctx.side(p, 'es')} toma el rito {ctx.rite(entry.token, 'es')}."})
     elif entry.kind == "relic":
         lines.append({"en": f"{ctx.side(p, 'en')} places its relic on {entry.token}.",
                       "es": f"{ctx.side(p, 'es')} coloca su Reliquia en {entry.token}."})
@@ -230,9 +251,10 @@ def _event_line(ctx: LogContext, ev: Event) -> Line | None:
                 "es": "Ambos eligieron la misma facción: eligen de nuevo."}
     if k == "factions":
         ctx.factions = list(d["factions"])
-        names = [ctx.content.faction(f).name for f in d["factions"]]
-        return {"en": f"Factions revealed: Key — {names[0]}, Skull — {names[1]}.",
-                "es": f"Facciones reveladas: Llave — {names[0]}, Calavera — {names[1]}."}
+        en = [ctx.faction(f, "en") for f in d["factions"]]
+        es = [ctx.faction(f, "es") for f in d["factions"]]
+        return {"en": f"Factions revealed: Key — {en[0]}, Skull — {en[1]}.",
+                "es": f"Facciones reveladas: Llave — {es[0]}, Calavera — {es[1]}."}
     if k == "first":
         pl = d["player"]
         return {"en": f"The waiting card {d['card']} names {ctx.side(pl, 'en')} first player.",

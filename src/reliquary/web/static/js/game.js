@@ -51,6 +51,10 @@ export async function openGame(app, meta, gameId, params) {
     remember({id: v.id, token: S.token, seat: v.seats.length === 1 ? v.seats[0] : "key",
       mode: v.mode, link: `/g/${v.id}?t=${encodeURIComponent(S.token)}`, over: !!v.result});
   }
+  goLive(gameId);
+}
+
+function goLive(gameId) {
   S.socket = connect(gameId, {
     onUpdate: msg => {
       if (msg.type === "reconnect" || !S.view || msg.rev !== S.view.rev || msg.seq !== S.view.seq) {
@@ -60,12 +64,46 @@ export async function openGame(app, meta, gameId, params) {
     onOnline: () => document.body.classList.remove("offline"),
     onOffline: () => document.body.classList.add("offline"),
     onGone: () => notFound(),
+    onStopped: reason => liveStopped(gameId, reason),
   });
+}
+
+// The server closed the live connection for good (idle, or over its limits): say so and
+// offer to reconnect by hand, instead of retrying in a loop.
+function liveStopped(gameId, reason) {
+  document.body.classList.remove("offline");
+  document.body.dataset.live = reason;
+  hideLiveStopped();
+  const box = document.createElement("div");
+  box.id = "live-stopped";
+  box.className = "live-stopped";
+  box.setAttribute("role", "status");
+  const words = document.createElement("span");
+  words.textContent = t(reason === "idle" ? "live_idle" : "live_limited");
+  const button = document.createElement("button");
+  button.type = "button";
+  button.id = "reconnect";
+  button.textContent = t("reconnect");
+  button.addEventListener("click", () => {
+    hideLiveStopped();
+    delete document.body.dataset.live;
+    if (S.gameId !== gameId || S.gone) return;
+    refresh();
+    goLive(gameId);
+  });
+  box.append(words, " ", button);
+  document.body.appendChild(box);
+}
+
+function hideLiveStopped() {
+  const old = document.getElementById("live-stopped");
+  if (old) old.remove();
 }
 
 export function closeGame() {
   if (S.socket) S.socket.stop();
   S.socket = null;
+  hideLiveStopped();
   stopTimers();
   document.body.classList.remove("playing");
 }
@@ -238,6 +276,7 @@ function render(v, entries) {
     v.undo ? `<button type="button" id="undo" title="${esc(t("undo_title"))}">↶ ${esc(t("undo"))}</button>` : "",
     v.ai && v.seats.length && d && d.mine && v.mode === "ai" && v.phase !== "setup" ? `<button type="button" id="hint">? ${esc(t("hint"))}</button>` : "",
     `<button type="button" id="flip" title="${esc(t("flip"))}" aria-label="${esc(t("flip"))}">⇅</button>`,
+    resignHTML(v),
   ].join("");
   const hintLine = S.hint ? `<span class="hint-line" id="hint-line">${esc(t("hint"))}: <b>${esc(hintText(S.hint.best))}</b></span>` : "";
   const roll = v.last_roll ? `<span class="roll">${esc(t("last_roll"))} <span class="die" id="roll-die">${esc(v.last_roll.face)}</span></span>` : "";
@@ -245,7 +284,7 @@ function render(v, entries) {
     ? `<div class="eval" id="eval" title="${esc(t("evaluation"))}: ${v.evaluation.toFixed(2)}" data-value="${v.evaluation}"><div class="eval-fill" id="eval-fill"></div></div>` : "";
   const oppFaction = factionOf(v, other), myFaction = factionOf(v, me);
   const sideLabel = (side, faction) => `${sideName(side)}${faction ? " · " + factionName(meta, faction) : ""}`;
-  const riteTag = side => pos.rites[side] ? ` · ${t("rite")}: ${riteName(pos.rites[side])}` : "";
+  const riteTag = side => pos.rites[side] ? ` · ${t("rite")}: ${riteName(meta, pos.rites[side])}` : "";
   const poolTag = side => pos.pools[side] ? ` · ${t("pools")}: ${pos.pools[side]}` : "";
   S.app.innerHTML = `
     <section class="game mode-${esc(v.mode)}${S.drawer ? " drawer-open" : ""}" id="game">
@@ -313,6 +352,15 @@ function render(v, entries) {
   maybeStartTour(v);
 }
 
+// Resigning asks first (in the page, reachable by keys): the button, then Yes / No.
+function resignHTML(v) {
+  if (!v.seats.length || v.result || v.mode === "replay") return "";
+  if (!S.ui.resignAsk) return `<button type="button" id="resign" title="${esc(t("resign_title"))}">⚑ ${esc(t("resign"))}</button>`;
+  return `<span class="resign-confirm" id="resign-confirm" role="group" aria-label="${esc(t("resign_ask"))}">${esc(t("resign_ask"))}
+    <button type="button" id="resign-yes" class="danger">${esc(t("resign_yes"))}</button>
+    <button type="button" id="resign-no">${esc(t("resign_no"))}</button></span>`;
+}
+
 function bindGame(v, d) {
   document.querySelectorAll("[data-opt]").forEach(el => {
     el.addEventListener("click", () => submit(el.dataset.opt));
@@ -327,6 +375,9 @@ function bindGame(v, d) {
   bindBoard(v, d);
   const on = (id, fn) => { const el = document.getElementById(id); if (el) el.addEventListener("click", fn); };
   on("undo", () => post("undo", {token: S.token, rev: S.view.rev}));
+  on("resign", () => { S.ui.resignAsk = true; render(S.view); document.getElementById("resign-no").focus(); });
+  on("resign-no", () => { S.ui.resignAsk = false; render(S.view); });
+  on("resign-yes", () => { S.ui.resignAsk = false; post("resign", {token: S.token, rev: S.view.rev}); });
   on("hint", getHint);
   on("flip", () => { S.ui.flip = !S.ui.flip; render(S.view); });
   on("rematch", rematch);

@@ -20,9 +20,9 @@ export function helpHTML(meta, v, me) {
   for (const side of [me, other]) {
     const id = pos.rites[side];
     const r = id && meta.rites.find(x => x.id === id);
-    if (r) rites.push(`<li data-help-rite="${esc(r.id)}"><b>${esc(sideName(side))}: ${esc(riteName(r.id))}</b> — ${esc(text(r.text))}</li>`);
+    if (r) rites.push(`<li data-help-rite="${esc(r.id)}"><b>${esc(sideName(side))}: ${esc(riteName(meta, r.id))}</b> — ${esc(text(r.text))}</li>`);
   }
-  const allRites = meta.rites.map(r => `<li><b>${esc(riteName(r.id))}</b> — ${esc(text(r.text))}</li>`).join("");
+  const allRites = meta.rites.map(r => `<li><b>${esc(riteName(meta, r.id))}</b> — ${esc(text(r.text))}</li>`).join("");
   return `<section class="help" id="help-body">
     <p class="goal">${esc(t("help_goal"))}</p>
     <h3>${esc(t("factions_title"))}</h3>

@@ -34,6 +34,10 @@ const STRINGS = {
     card_preview: "Where your pieces could go with", can_move: "may move here",
     can_attack: "may attack here", can_step: "may step here", escort_change: "Choose another piece",
     escort_piece: "Escort: moving the piece on", timeout: "Time", turn_n: "Turn",
+    live_idle: "Live updates paused: this page was idle for a long time.", reconnect: "Reconnect",
+    live_limited: "Live updates are refused for now: too many connections from here.",
+    resign: "Resign", resign_title: "Give up this game (it counts as a loss)",
+    resign_ask: "Resign this game? It counts as a loss.", resign_yes: "Yes, resign", resign_no: "No, play on",
     modes_title: "The four modes of a card", factions_title: "Factions in this game",
     rites_title: "Rites", your_faction: "Your faction", opp_faction: "Opponent's faction",
     passive: "Passive", no_passive: "no passive", hidden: "chosen in secret",
@@ -82,6 +86,10 @@ const STRINGS = {
     card_preview: "Adónde podrían ir tus piezas con", can_move: "puede mover aquí",
     can_attack: "puede atacar aquí", can_step: "puede dar un paso aquí", escort_change: "Elegir otra pieza",
     escort_piece: "Escolta: mueve la pieza de", timeout: "Tiempo", turn_n: "Turno",
+    live_idle: "Actualizaciones en directo en pausa: la página estuvo inactiva mucho tiempo.", reconnect: "Reconectar",
+    live_limited: "Ahora no se admiten más actualizaciones en directo: demasiadas conexiones desde aquí.",
+    resign: "Abandonar", resign_title: "Rendirse en esta partida (cuenta como derrota)",
+    resign_ask: "¿Abandonar la partida? Cuenta como derrota.", resign_yes: "Sí, abandonar", resign_no: "No, seguir",
     modes_title: "Los cuatro modos de una carta", factions_title: "Facciones de esta partida",
     rites_title: "Ritos", your_faction: "Tu facción", opp_faction: "Facción rival",
     passive: "Pasiva", no_passive: "sin pasiva", hidden: "elegida en secreto",
@@ -98,14 +106,6 @@ const STRINGS = {
   },
 };
 
-// Proper names the server sends in English only (faction names are data in English).
-const FACTION_ES = {
-  "pyre-choir": "Coro de la Pira", "bone-wardens": "Guardianes del Hueso",
-  "veiled-hand": "Mano Velada", "grave-tide": "Marea Sepulcral", "storm-sworn": "Juramentados de la Tormenta",
-  "lantern-bearers": "Portadores del Farol", "gallows-court": "Corte del Patíbulo",
-  "ash-reapers": "Segadores de Ceniza", "hollow-kin": "Estirpe Hueca",
-};
-const RITE_ES = {Exhumation: "Exhumación", Desecration: "Profanación", Harrow: "Saqueo"};
 const SIDE = {en: {key: "Key", skull: "Skull"}, es: {key: "Llave", skull: "Calavera"}};
 const LEVEL_ES = {easy: "fácil", medium: "media", hard: "difícil", random: "azar", greedy: "voraz"};
 
@@ -172,11 +172,13 @@ export function factionName(meta, id) {
   if (!id) return "";
   if (id === "hidden") return t("hidden");
   const f = meta && meta.factions.find(x => x.id === id);
-  if (f && f.names && f.names[lang]) return f.names[lang];
-  if (lang === "es" && FACTION_ES[id]) return FACTION_ES[id];
+  if (f && f.names && f.names[lang]) return f.names[lang];  // game text: /api/meta
   return f ? f.name : id;
 }
-export function riteName(id) { return lang === "es" && RITE_ES[id] ? RITE_ES[id] : id; }
+export function riteName(meta, id) {
+  const r = meta && meta.rites.find(x => x.id === id);
+  return (r && r.names && r.names[lang]) || id;
+}
 export function levelName(level) { return lang === "es" && LEVEL_ES[level] ? LEVEL_ES[level] : level; }
 export function text(pair) {
   // A server text given as {en, es}.

@@ -26,9 +26,15 @@ export async function api(method, url, body) {
   return data;
 }
 
+// Close codes after which reconnecting by itself would be wrong: the server closed an
+// idle socket (4408: the player may be gone; they reconnect by hand), or refused one over
+// its limits (4429 too many opened, 1013 too many open: retrying makes it worse).
+const STOPPED = {4408: "idle", 4429: "limited", 1013: "limited"};
+
 // The live connection of a game: calls onUpdate(msg) on each change; reconnects with a
-// growing delay, except when the server says the game does not exist (4404).
-export function connect(gameId, {onUpdate, onOnline, onOffline, onGone}) {
+// growing delay, except when the server says the game does not exist (4404: onGone) or
+// closed it for good (STOPPED: onStopped(reason)).
+export function connect(gameId, {onUpdate, onOnline, onOffline, onGone, onStopped}) {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   let delay = 500;
   let stopped = false;
@@ -48,6 +54,7 @@ export function connect(gameId, {onUpdate, onOnline, onOffline, onGone}) {
     socket.onclose = ev => {
       if (stopped) return;
       if (ev.code === 4404) { stop(); onGone && onGone(); return; }
+      if (STOPPED[ev.code]) { stop(); onStopped && onStopped(STOPPED[ev.code]); return; }
       onOffline && onOffline();
       timer = setTimeout(() => { open(); onUpdate({type: "reconnect"}); }, delay);
       delay = Math.min(delay * 2, 8000);

@@ -27,7 +27,7 @@ export function decisionOptions(meta, v, ui) {
       out.buttons.push({opt, label: factionName(meta, opt), note: f ? text(f.text) : ""});
     } else if (d.kind === "rite") {
       const r = meta.rites.find(x => x.id === opt);
-      out.buttons.push({opt, label: riteName(opt), note: r ? text(r.text) : ""});
+      out.buttons.push({opt, label: riteName(meta, opt), note: r ? text(r.text) : ""});
     } else if (opt === "pass") {
       out.buttons.push({opt, label: d.kind === "lunge" ? t("stay") : t("pass")});
     } else if (SQUARE.test(opt)) {

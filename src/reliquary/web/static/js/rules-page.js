@@ -31,7 +31,7 @@ async function draw() {
   fac.innerHTML = meta.factions.map(f => `<div class="faction-card"><h3>${esc(factionName(meta, f.id))}</h3>
     <p class="muted">${esc(t("hero"))}: ${f.hero_hp} ${esc(t("hp"))}</p><p>${esc(text(f.text))}</p></div>`).join("");
   document.getElementById("all-rites").innerHTML = meta.rites.map(r =>
-    `<p><b>${esc(riteName(r.id))}</b> — ${esc(text(r.text))}</p>`).join("");
+    `<p><b>${esc(riteName(meta, r.id))}</b> — ${esc(text(r.text))}</p>`).join("");
 }
 
 bindLangButtons();
