@@ -9,7 +9,14 @@ as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
 python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
-.venv/bin/python -m pip install -q -e '.[dev,ai,web,postgres,openspiel]'
+.venv/bin/python -m pip install -q -e '.[dev,ai,web,postgres,openspiel,print,env,lab]'
+
+# With gcc (and Python's headers) the install compiles the engine with mypyc
+# (docs/compiled.md): the suite then runs against the compiled build, and the
+# differential test (tests/compiled) against both builds; there the compiled-build
+# tests must not skip.
+.venv/bin/reliquary --version
+if command -v gcc >/dev/null 2>&1; then export RELIQUARY_REQUIRE_COMPILED=1; fi
 
 # Debian packages: Chromium for the browser tests (never a downloaded browser) and
 # PostgreSQL for the several-processes test.
