@@ -82,7 +82,8 @@ class BuildEngine(build_ext):
             Path(self.get_ext_fullpath(ext.name)).unlink(missing_ok=True)
 
     def get_source_files(self) -> list[str]:
-        return [str(SRC.joinpath(*m.split(".")[:-1], m.split(".")[-1] + ".py"))
+        # Relative to setup.py, as setuptools requires (egg_info lists them).
+        return [BUILD.source_path(m, SRC).relative_to(HERE).as_posix()
                 for m in BUILD.COMPILED_MODULES]
 
 

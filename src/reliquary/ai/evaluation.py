@@ -230,7 +230,7 @@ def vigil_clock(state: State) -> tuple[int | None, int]:
     then needs that many quiet rounds."""
     # The engine's own V2 (no rule is re-implemented here); it is computed from the
     # position alone and changes nothing.
-    leader = state._vigil_result().winner
+    leader = state.vigil_result().winner
     if state.eventful:
         return leader, state.settings.vigil_start + 1
     return leader, max(state.vigil, 1)

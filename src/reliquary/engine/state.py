@@ -10,7 +10,7 @@ exactly, mid-turn included.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -27,6 +27,7 @@ from .types import (
     Event,
     GameOverError,
     IllegalOptionError,
+    Mode,
     Option,
     Play,
     Reason,
@@ -35,9 +36,12 @@ from .types import (
     Step,
 )
 
-EMPTY, RUIN = -1, -2
+# Final: compiled code inlines these constants and tables instead of looking each one
+# up in the module's namespace at every use.
+EMPTY: Final = -1
+RUIN: Final = -2
 Frame = tuple[Any, ...]
-MAX_PULL = 99
+MAX_PULL: Final = 99
 
 
 # Compiled (mypyc), a class pickles (OpenSpiel's states, worker processes) only when
@@ -95,6 +99,30 @@ class _Line:
         self.swap_minion_range = line.swap_minion_range
         self.table = line.table
         self.adjacent = line.adjacent  # a property there: worked out once here
+        # What the T6 checks ask of every line, worked out once (read in hot loops).
+        self.friendly = line.effect == "passage"  # D9: enemies unless the text says friendly
+        self.strict = line.strict_los or self.friendly  # D20: no carrier exception
+        self.melee = line.range == 1 and not line.los  # neighbours only, no line of sight
+        self.always_legal = line.effect in ("aegis", "rapture")  # T6: nothing to check
+        self.gale = line.effect == "gale"
+        self.needs_enemy_near = self.gale or self.adjacent  # reach check in _attack_legal
+
+
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
+class _CardInfo:
+    """What a play decision reads of one card, in typed fields: one dict lookup per card
+    in hand instead of one per mode and table."""
+
+    def __init__(self, plays: dict[Mode, Play],
+                 moves: tuple[tuple[tuple[int, ...], ...], ...],
+                 lines: tuple[_Line, _Line] | None) -> None:
+        self.move = plays["move"]
+        self.attack = plays["attack"]
+        self.regroup = plays["regroup"]
+        self.rite = plays["rite"]
+        self.pass_ = plays["pass"]
+        self.moves = moves  # moves[player][sq] -> MOVE destinations (see _Tables.moves)
+        self.lines = lines  # (Hero, Minion) lines; None: the faction's (a generic card)
 
 
 @mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
@@ -113,6 +141,10 @@ class _Tables:
         self.card_ids = tuple(self.cards)  # in the content's order
         self.factions = {faction.id: faction for faction in content.factions}
         self.rite_effects = {rite.id: rite.effect for rite in content.rites}
+        self.passives: dict[str, str] = {f.id: f.passive for f in content.factions}
+        # The Escort's Step options, made once per (from, to) like the plays above.
+        self.steps = {sq: {to: Step(sq, to) for to in geo.neighbours[sq]}
+                      for sq in range(geo.area)}
         # The (Hero, Minion) lines of each unique card, and of each faction for the
         # generic cards (T3); an «any» line is both.
         self.lines: list[_Line] = []
@@ -141,6 +173,10 @@ class _Tables:
         self.half = tuple(
             tuple(sq for sq in range(geo.area) if geo.half_of(sq) == p) for p in (0, 1)
         )
+        # S7: where a player may place their relic (own half, not the back row), if empty.
+        self.relic_squares = tuple(
+            tuple(sq for sq in self.half[p] if sq not in self.back_row[p]) for p in (0, 1)
+        )
         # moves[card][player][sq] -> destinations on the board (D1: turned for Skull).
         self.moves: dict[str, tuple[tuple[tuple[int, ...], ...], ...]] = {}
         for card in content.cards:
@@ -153,6 +189,9 @@ class _Tables:
                     for sq in range(geo.area)
                 ))
             self.moves[card.id] = tuple(per_player)
+        self.card_info = {card.id: _CardInfo(self.plays[card.id], self.moves[card.id],
+                                             self.card_lines.get(card.id))
+                          for card in content.cards}
 
     def _new_line(self, line: AttackLine) -> _Line:
         self.lines.append(_Line(line, len(self.lines)))
@@ -194,7 +233,7 @@ class State:
                 f"(sides {min(content.sizes)} to {max(content.sizes)})"
             )
         self.content = content
-        self.settings = settings
+        self.settings = settings  # also sets the flags read from it (see the setter)
         self.geometry = Geometry.of(settings.size)
         self._tables = _Tables.of(content, settings.size)
         area = self.geometry.area
@@ -231,6 +270,21 @@ class State:
         self.events: list[Event] | None = None
         self._advance()
 
+    @property
+    def settings(self) -> Settings:
+        """The rule settings (read-only for play; :class:`Builder` may replace them)."""
+        return self._settings
+
+    @settings.setter
+    def settings(self, settings: Settings) -> None:
+        # The settings the hot paths test, as typed flags (compiled code reads a native
+        # field; a frozen dataclass attribute and a string compare cost more).
+        self._settings = settings
+        self._geometric_los = settings.los == "geometric"
+        self._no_damage_first = settings.first_turn == "no_damage"
+        self._no_attack_first = settings.first_turn == "no_attack"
+        self._vigil_reset_any = settings.vigil_reset == "any"
+
     def clone(self) -> State:
         """An independent copy; applying options to it leaves this state unchanged."""
         return State(self.content, self.settings, _copy_of=self)
@@ -240,7 +294,11 @@ class State:
         ``__dict__`` to copy wholesale, so each field is named here: keep in step with
         ``__init__``)."""
         self.content = src.content
-        self.settings = src.settings
+        self._settings = src._settings
+        self._geometric_los = src._geometric_los
+        self._no_damage_first = src._no_damage_first
+        self._no_attack_first = src._no_attack_first
+        self._vigil_reset_any = src._vigil_reset_any
         self.geometry = src.geometry
         self._tables = src._tables
         self.board = src.board[:]
@@ -342,7 +400,7 @@ class State:
         chosen: Option | None = None
         if type(option) is not bool:
             for legal in options:
-                if legal == option:
+                if legal is option or legal == option:  # `is`: the usual case, no compare
                     chosen = legal
                     break
         if chosen is None:
@@ -353,7 +411,11 @@ class State:
             )
         frame = self.stack.pop()
         self._options = None
-        _HANDLERS[frame[0]](self, frame, chosen)
+        kind: str = frame[0]
+        if kind == "play":  # the decision of every turn, called directly (as in _advance)
+            _do_play(self, frame, chosen)
+        else:
+            _HANDLERS[kind](self, frame, chosen)
         self._queue_grave_return()
         self._advance()
 
@@ -425,7 +487,7 @@ class State:
 
     def _lines(self, card_id: str, player: int) -> tuple[_Line, _Line]:
         """The (Hero, Minion) lines of a card for a player's pieces."""
-        lines = self._tables.card_lines.get(card_id)
+        lines = self._tables.card_info[card_id].lines
         if lines is None:  # a generic card: the faction's lines
             lines = self._tables.faction_lines[self.factions[player] or ""]
         return lines
@@ -456,13 +518,19 @@ class State:
         """Resolve what needs no choice; stop at the next decision with options."""
         while self.result is None and self.stack:
             frame = self.stack[-1]
-            auto = _AUTO.get(frame[0])
+            kind: str = frame[0]
+            if kind == "end_turn":  # the usual automatic step, called directly
+                self.stack.pop()
+                self._end_turn()
+                self._queue_grave_return()
+                continue
+            auto = _AUTO.get(kind)
             if auto is not None:
                 self.stack.pop()
                 auto(self, frame)
                 self._queue_grave_return()  # an automatic push (Gale) can kill too
                 continue
-            if frame[0] in _NEVER_EMPTY:  # options are worked out only when asked for
+            if kind in _NEVER_EMPTY:  # options are worked out only when asked for
                 self._options = None
                 return
             options = self._compute_options(frame)
@@ -473,7 +541,14 @@ class State:
         self._options = None
 
     def _compute_options(self, frame: Frame) -> list[Option]:
-        return _OPTIONS[frame[0]](self, frame)
+        kind: str = frame[0]
+        # The decisions of every turn called directly (compiled: a native call rather
+        # than a call through the table, which has every kind).
+        if kind == "play":
+            return _opt_play(self, frame)
+        if kind == "lantern_step":
+            return _opt_lantern_step(self, frame)
+        return _OPTIONS[kind](self, frame)
 
     # ------------------------------------------------------------------ board primitives
     def _emit(self, kind: str, piece: Piece | None = None, **data: Any) -> None:
@@ -553,15 +628,14 @@ class State:
         if amount <= 0:
             return
         prevented = ("aegis" if piece.aegis else "first_turn"
-                     if self.settings.first_turn == "no_damage"
-                     and self.turns_taken[self.current] == 0 else "")
+                     if self._no_damage_first and self.turns_taken[self.current] == 0 else "")
         if self.events is not None:
             self._emit("damage", piece, amount=amount, crush=crush, prevented=prevented,
                        hp=piece.hp if prevented else max(0, piece.hp - amount))
         if prevented:
             return
         piece.hp -= amount
-        if piece.hero or self.settings.vigil_reset == "any":  # V1; VAR2: Heroes only
+        if piece.hero or self._vigil_reset_any:  # V1; VAR2: Heroes only
             self.eventful = True
         if piece.hp <= 0:
             self._kill(piece)
@@ -625,6 +699,11 @@ class State:
         self._relocate(piece, sq, by_enemy=True)
         return False
 
+    def _has_empty_back_row(self, player: int) -> bool:
+        """Whether :meth:`_empty_back_row` would find any (no list made)."""
+        board = self.board
+        return any(board[sq] == EMPTY for sq in self._tables.back_row[player])
+
     def _empty_back_row(self, player: int) -> list[int]:
         board = self.board
         return [sq for sq in self._tables.back_row[player] if board[sq] == EMPTY]
@@ -647,7 +726,7 @@ class State:
         target = self.board[b]
         carrier = (not strict and target >= 0
                    and (self.relic_carrier[0] == target or self.relic_carrier[1] == target))
-        if self.settings.los == "geometric":
+        if self._geometric_los:
             return carrier or not (self.geometry.between(a, b) & self.ruins)
         mask = self.geometry.straight_between(a, b)
         if mask is None:
@@ -665,9 +744,9 @@ class State:
     def _targets(self, attacker: Piece, sq: int, line: _Line) -> list[int]:
         """Squares of legal targets for a targeted line from square sq."""
         geo, board, pieces = self.geometry, self.board, self.pieces
-        friendly = line.effect == "passage"  # D9: enemies unless the text says friendly
+        friendly = line.friendly  # D9: enemies unless the text says friendly
         out = []
-        if line.range == 1 and not line.los:
+        if line.melee:
             for n in geo.neighbours[sq]:
                 pid = board[n]
                 if pid >= 0 and pid != attacker.id and (pieces[pid].owner == attacker.owner) \
@@ -678,7 +757,7 @@ class State:
             if pid == attacker.id or (p.owner == attacker.owner) != friendly:
                 continue
             if geo.distance(sq, p.sq) <= line.range and (
-                not line.los or self.has_los(sq, p.sq, line.strict_los or friendly)
+                not line.los or self.has_los(sq, p.sq, line.strict)
             ):
                 out.append(p.sq)
         out.sort()
@@ -687,8 +766,8 @@ class State:
     def _has_target(self, attacker: Piece, sq: int, line: _Line) -> bool:
         """Whether :meth:`_targets` would find any (stops at the first: T6 checks)."""
         geo, board, pieces = self.geometry, self.board, self.pieces
-        friendly = line.effect == "passage"
-        if line.range == 1 and not line.los:
+        friendly = line.friendly
+        if line.melee:
             for n in geo.neighbours[sq]:
                 pid = board[n]
                 if pid >= 0 and pid != attacker.id and (pieces[pid].owner == attacker.owner) \
@@ -699,7 +778,7 @@ class State:
             if pid == attacker.id or (p.owner == attacker.owner) != friendly:
                 continue
             if geo.distance(sq, p.sq) <= line.range and (
-                not line.los or self.has_los(sq, p.sq, line.strict_los or friendly)
+                not line.los or self.has_los(sq, p.sq, line.strict)
             ):
                 return True
         return False
@@ -760,19 +839,22 @@ class State:
 
     def _attack_legal(self, piece: Piece, line: _Line) -> bool:
         """T6: an attack is legal only if its effect can be completed."""
-        effect = line.effect
-        if effect in ("aegis", "rapture"):
+        if line.always_legal:  # aegis, rapture
             return True
-        if effect == "gale" or line.adjacent:
+        if line.needs_enemy_near:  # gale, or an adjacent line
             # Cheap rejection first: no enemy within reach of a step plus an adjacent hit.
             reach = 1 if piece.veiled else 2
             n = self.geometry.size
             x, y = piece.sq % n, piece.sq // n
-            if not any(p.owner != piece.owner
-                       and abs(p.sq % n - x) <= reach and abs(p.sq // n - y) <= reach
-                       for p in self.pieces.values()):
+            owner = piece.owner
+            for p in self.pieces.values():
+                # -reach <= d <= reach rather than abs(): compiled, abs() boxes its int
+                dx, dy = p.sq % n - x, p.sq // n - y
+                if p.owner != owner and -reach <= dx <= reach and -reach <= dy <= reach:
+                    break
+            else:
                 return False
-        if effect == "gale":
+        if line.gale:
             if self._steps_of(piece):
                 return bool(self._gale_steps(piece))
             return self._has_adjacent_enemy(piece.owner, piece.sq)
@@ -788,21 +870,30 @@ class State:
         ``known`` remembers the answer per line and kind of piece: the generic cards
         share the faction's lines, so one play decision asks the same question often.
         """
-        lines = self._lines(card_id, self.current)
-        for hero in (True, False):
-            line = lines[0 if hero else 1]
-            key = line.index * 2 + hero
-            legal = known.get(key)
-            if legal is None:
-                legal = any(p.hero == hero and self._attack_legal(p, line) for p in own)
-                known[key] = legal
-            if legal:
-                return True
-        return False
+        hero_line, minion_line = self._lines(card_id, self.current)
+        return (self._line_can_attack(hero_line, True, own, known)
+                or self._line_can_attack(minion_line, False, own, known))
+
+    def _line_can_attack(self, line: _Line, hero: bool, own: list[Piece],
+                         known: dict[int, bool]) -> bool:
+        """Whether some piece in ``own`` of the kind ``hero`` can attack with ``line``."""
+        key = line.index * 2 + (1 if hero else 0)
+        legal = known.get(key)
+        if legal is None:
+            legal = False
+            for p in own:
+                if p.hero == hero and self._attack_legal(p, line):
+                    legal = True
+                    break
+            known[key] = legal
+        return legal
 
     def _can_move(self, card_id: str) -> bool:
         """T6: whether some piece of the current player can MOVE with the card."""
-        table = self._tables.moves[card_id][self.current]
+        return self._can_move_with(self._tables.moves[card_id][self.current])
+
+    def _can_move_with(self, table: tuple[tuple[int, ...], ...]) -> bool:
+        """:meth:`_can_move` given the card's MOVE table for the current player."""
         board = self.board
         for p in self.pieces.values():
             if p.owner == self.current and not p.veiled:
@@ -864,7 +955,7 @@ class State:
         if self.events is not None:
             self._emit("vigil", value=self.vigil, round=self.rounds)
         if self.vigil <= 0:
-            self._finish(self._vigil_result())
+            self._finish(self.vigil_result())
         elif self.rounds >= self.settings.round_cap:
             self._finish(Result(None, "round_cap",
                                 detail=f"no result after {self.rounds} rounds (D19)"))
@@ -883,17 +974,20 @@ class State:
                 scores[carrier.owner] -= 1
         return scores[0], scores[1]
 
-    def _vigil_result(self) -> Result:
+    def vigil_result(self) -> Result:
+        """V2: the result if the Vigil ran out now (scores, then Hero damage, then Minions)."""
         scores = self.vigil_scores()
         if scores[0] != scores[1]:
             return Result(int(scores[1] > scores[0]), "vigil", scores, "higher Vigil score")
-        damage = []
-        minions = []
-        for player in (0, 1):
-            hero = self.hero(player)
-            damage.append(hero.max_hp - hero.hp if hero else 99)
-            minions.append(sum(1 for p in self.pieces.values()
-                               if p.owner == player and not p.hero))
+        # One pass over the pieces: each player's first Hero (as hero()) and Minions.
+        heroes: list[Piece | None] = [None, None]
+        minions = [0, 0]
+        for p in self.pieces.values():
+            if not p.hero:
+                minions[p.owner] += 1
+            elif heroes[p.owner] is None:
+                heroes[p.owner] = p
+        damage = [hero.max_hp - hero.hp if hero else 99 for hero in heroes]
         if damage[0] != damage[1]:
             return Result(int(damage[1] < damage[0]), "vigil", scores, "less damage to the Hero")
         if minions[0] != minions[1]:
@@ -906,11 +1000,12 @@ class State:
 
 # Decisions that always have options when they come up: a play can always at least
 # pass (T6), and the rest were checked legal (T6) before their frame was pushed.
-_NEVER_EMPTY = SETUP_KINDS | {"deal", "roll", "play", "mover", "destination", "attacker",
-                               "target", "gale_push", "grave_return", "regroup",
-                               "rite_effect"}
-_SUBJECT_KINDS = frozenset({"destination", "lunge", "target", "second_target", "gale_step",
-                            "gale_push", "rapture_step", "after_step", "kill_step", "swap"})
+_NEVER_EMPTY: Final = SETUP_KINDS | {"deal", "roll", "play", "mover", "destination",
+                                      "attacker", "target", "gale_push", "grave_return",
+                                      "regroup", "rite_effect"}
+_SUBJECT_KINDS: Final = frozenset({"destination", "lunge", "target", "second_target",
+                                   "gale_step", "gale_push", "rapture_step", "after_step",
+                                   "kill_step", "swap"})
 
 
 # ====================================================================== setup (S1–S7)
@@ -1015,10 +1110,8 @@ def _do_deploy(s: State, frame: Frame, sq: Option) -> None:
 
 
 def _opt_relic(s: State, frame: Frame) -> list[Option]:
-    player = frame[1]
-    back = s._tables.back_row[player]
     board = s.board
-    return [sq for sq in s._tables.half[player] if board[sq] == EMPTY and sq not in back]
+    return [sq for sq in s._tables.relic_squares[frame[1]] if board[sq] == EMPTY]
 
 
 def _do_relic(s: State, frame: Frame, sq: Option) -> None:
@@ -1048,27 +1141,27 @@ def _rite_squares(s: State, player: int, rite_id: str | None) -> list[int]:
 def _opt_play(s: State, frame: Frame) -> list[Option]:
     player = s.current
     hand = s.hands[player]
-    plays = s._tables.plays
+    infos = s._tables.card_info
     options: list[Option] = []
     own = [p for p in s.pieces.values() if p.owner == player]
-    can_attack = not (s.settings.first_turn == "no_attack" and s.turns_taken[player] == 0)
+    can_attack = not (s._no_attack_first and s.turns_taken[player] == 0)
     limit = s.settings.regroup_limit  # VAR1
-    can_regroup = (s.pool[player] > 0 and bool(s._empty_back_row(player))
+    can_regroup = (s.pool[player] > 0 and s._has_empty_back_row(player)
                    and (limit is None or s.regroups[player] < limit))
     can_rite = bool(_rite_squares(s, player, s.rites[player]))
     known: dict[int, bool] = {}  # attack legality per line (see State._can_attack)
     for card_id in hand:
-        card_plays = plays[card_id]
-        if s._can_move(card_id):
-            options.append(card_plays["move"])
+        info = infos[card_id]
+        if s._can_move_with(info.moves[player]):
+            options.append(info.move)
         if can_attack and s._can_attack(card_id, own, known):
-            options.append(card_plays["attack"])
+            options.append(info.attack)
         if can_regroup:
-            options.append(card_plays["regroup"])
+            options.append(info.regroup)
         if can_rite:
-            options.append(card_plays["rite"])
+            options.append(info.rite)
     if not options:  # T6: nothing legal, the card only changes places
-        options = [plays[card_id]["pass"] for card_id in hand]
+        options = [infos[card_id].pass_ for card_id in hand]
     return options
 
 
@@ -1123,7 +1216,8 @@ def _opt_escort(s: State, frame: Frame) -> list[Option]:
     options: list[Option] = []
     current, board, pieces = s.current, s.board, s.pieces
     for sq in sorted(p.sq for p in pieces.values() if p.owner == current and p.id != mover):
-        options.extend(Step(sq, to) for to in s._steps_of(pieces[board[sq]]))
+        steps = s._tables.steps[sq]
+        options.extend(steps[to] for to in s._steps_of(pieces[board[sq]]))
     if options:
         options.append(PASS)
     return options
@@ -1408,8 +1502,8 @@ def _do_rite_effect(s: State, frame: Frame, sq: Option) -> None:
 
 def _opt_lantern_step(s: State, frame: Frame) -> list[Option]:
     player = s.current
-    faction = s.faction(player)
-    if faction is None or faction.passive != "lantern_step":
+    fid = s.factions[player]
+    if not fid or s._tables.passives[fid] != "lantern_step":
         return []
     carrier = s.carrier_of(1 - player)
     if carrier is None or carrier.stepped:
@@ -1434,7 +1528,7 @@ def _auto_end_turn(s: State, frame: Frame) -> None:
 _Handler = Callable[[State, Frame, Option], None]
 _OptionsFn = Callable[[State, Frame], list[Option]]
 
-_OPTIONS: dict[str, _OptionsFn] = {
+_OPTIONS: Final[dict[str, _OptionsFn]] = {
     "ruin": _opt_ruin, "faction": _opt_faction, "deal": _opt_deal, "rite": _opt_rite,
     "deploy": _opt_deploy, "relic": _opt_relic, "play": _opt_play, "mover": _opt_mover,
     "destination": _opt_destination, "escort": _opt_escort, "attacker": _opt_attacker,
@@ -1445,7 +1539,7 @@ _OPTIONS: dict[str, _OptionsFn] = {
     "regroup": _opt_regroup, "rite_effect": _opt_rite_effect,
     "lantern_step": _opt_lantern_step,
 }
-_HANDLERS: dict[str, _Handler] = {
+_HANDLERS: Final[dict[str, _Handler]] = {
     "ruin": _do_ruin, "faction": _do_faction, "deal": _do_deal, "rite": _do_rite,
     "deploy": _do_deploy, "relic": _do_relic, "play": _do_play, "mover": _do_mover,
     "destination": _do_destination, "escort": _do_escort, "attacker": _do_attacker,
@@ -1456,7 +1550,7 @@ _HANDLERS: dict[str, _Handler] = {
     "regroup": _do_regroup, "rite_effect": _do_rite_effect,
     "lantern_step": _do_lantern_step,
 }
-_AUTO: dict[str, Callable[[State, Frame], None]] = {
+_AUTO: Final[dict[str, Callable[[State, Frame], None]]] = {
     "end_turn": _auto_end_turn,
     "gale_targets": _auto_gale_targets,
     "gale_rest": _auto_gale_rest,
