@@ -61,6 +61,7 @@ from ..engine import (
     position_from_dict,
     position_to_dict,
 )
+from .config import env_number
 
 #: Seconds a hint may think (``RELIQUARY_HINT_SECONDS``).
 DEFAULT_HINT_SECONDS = 1.0
@@ -68,30 +69,8 @@ DEFAULT_HINT_SECONDS = 1.0
 
 def default_max_thinking() -> int:
     """``RELIQUARY_AI_WORKERS``, or one fewer than the CPUs (at least 1)."""
-    raw = os.environ.get("RELIQUARY_AI_WORKERS")
-    if raw:
-        try:
-            value = int(raw)
-        except ValueError:
-            raise ValueError(f"RELIQUARY_AI_WORKERS must be a whole number, not {raw!r}") from None
-        if value < 1:
-            raise ValueError(f"RELIQUARY_AI_WORKERS must be at least 1, not {value}")
-        return value
-    return max(1, (os.cpu_count() or 2) - 1)
-
-
-def _env_seconds(name: str, default: float) -> float:
-    """A non-negative number from the environment, with a message naming it if not."""
-    raw = os.environ.get(name)
-    if raw is None or raw == "":
-        return default
-    try:
-        value = float(raw)
-    except ValueError:
-        raise ValueError(f"{name} must be a number, not {raw!r}") from None
-    if value < 0:
-        raise ValueError(f"{name} must not be negative, not {value:g}")
-    return value
+    return int(env_number("RELIQUARY_AI_WORKERS", max(1, (os.cpu_count() or 2) - 1),
+                          whole=True, low=1))
 
 
 def level_budget(level: str) -> float | None:
@@ -250,10 +229,11 @@ class AIPool:
         self.content = content
         self.max_thinking = max_thinking or default_max_thinking()
         self.hint_seconds = (hint_seconds if hint_seconds is not None
-                             else _env_seconds("RELIQUARY_HINT_SECONDS", DEFAULT_HINT_SECONDS))
+                             else env_number("RELIQUARY_HINT_SECONDS", DEFAULT_HINT_SECONDS,
+                                        unit="seconds"))
         self.start_method = start_method
         #: How much lower the workers' CPU priority is (``RELIQUARY_AI_NICE``, 0..19).
-        self.nice = max(0, min(19, int(_env_seconds("RELIQUARY_AI_NICE", 10))))
+        self.nice = max(0, min(19, int(env_number("RELIQUARY_AI_NICE", 10, whole=True))))
         self._executor: ProcessPoolExecutor | None = None
         self._running: dict[int, _Job] = {}
         self._waiting: OrderedDict[int, tuple[_Job, asyncio.Future[None]]] = OrderedDict()

@@ -20,7 +20,6 @@ import collections
 import contextlib
 import functools
 import json
-import os
 import threading
 import time
 from collections.abc import Callable
@@ -51,19 +50,13 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
+from .config import env_number
+
 metadata = MetaData()
 #: How long a SQLite write waits for another writer's lock before the request is
 #: answered 503 busy (``RELIQUARY_DB_BUSY_MS``).
 def _busy_timeout_ms() -> int:
-    raw = os.environ.get("RELIQUARY_DB_BUSY_MS", "5000")
-    try:
-        value = int(raw)
-    except ValueError:
-        raise ValueError(f"RELIQUARY_DB_BUSY_MS must be whole milliseconds, not {raw!r}") \
-            from None
-    if value < 0:
-        raise ValueError(f"RELIQUARY_DB_BUSY_MS must not be negative, not {value}")
-    return value
+    return int(env_number("RELIQUARY_DB_BUSY_MS", 5000, whole=True, unit="milliseconds"))
 
 
 BUSY_TIMEOUT_MS = _busy_timeout_ms()

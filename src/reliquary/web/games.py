@@ -15,7 +15,6 @@ import contextlib
 import functools
 import json
 import logging
-import os
 import random
 import secrets
 import time
@@ -52,6 +51,7 @@ if TYPE_CHECKING:
     from .ai_pool import AIPool
     from .clock import Clocks
     from .live import LiveHub
+from .config import env_number
 from .text import Line, LogContext, describe, note_before, result_text
 
 log = logging.getLogger(__name__)
@@ -938,15 +938,7 @@ LEASE_LOOK_S = 0.5
 def _lease_seconds() -> float:
     """``RELIQUARY_AI_LEASE``: how long a process's claim to think for an AI game holds
     without renewal (seconds, default 15; renewed every third of it while thinking)."""
-    raw = os.environ.get("RELIQUARY_AI_LEASE", "15")
-    try:
-        value = float(raw)
-    except ValueError:
-        raise ValueError(f"RELIQUARY_AI_LEASE must be a number of seconds, not {raw!r}") \
-            from None
-    if not 0.5 <= value <= 3600:
-        raise ValueError(f"RELIQUARY_AI_LEASE must be 0.5 to 3600 seconds, not {value:g}")
-    return value
+    return env_number("RELIQUARY_AI_LEASE", 15.0, low=0.5, high=3600, unit="seconds")
 
 
 def _cancelling() -> bool:

@@ -25,7 +25,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import secrets
 import time
 from collections.abc import Awaitable, Callable
@@ -33,6 +32,8 @@ from typing import Any
 
 import anyio
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from .config import env_number
 
 log = logging.getLogger(__name__)
 
@@ -42,19 +43,6 @@ CLOSE_NOT_FOUND, CLOSE_IDLE, CLOSE_GOING_AWAY = 4404, 4408, 1001
 
 Snapshot = Callable[[], Awaitable[dict[str, Any]]]
 Probe = Callable[[list[str]], dict[str, Any]]
-
-
-def _env_seconds(name: str, default: float) -> float:
-    raw = os.environ.get(name)
-    if raw is None or raw == "":
-        return default
-    try:
-        value = float(raw)
-    except ValueError:
-        raise ValueError(f"{name} must be a number of seconds, not {raw!r}") from None
-    if value < 0:
-        raise ValueError(f"{name} must not be negative, not {value}")
-    return value
 
 
 class GameGone(Exception):
@@ -70,9 +58,12 @@ class LiveHub:
         self.db_url = db_url
         self.postgres = db_url.startswith("postgresql")
         self.probe = probe
-        self.ping_s = ping_s if ping_s is not None else _env_seconds("RELIQUARY_WS_PING", 20.0)
-        self.idle_s = idle_s if idle_s is not None else _env_seconds("RELIQUARY_WS_IDLE", 900.0)
-        self.poll_s = poll_s if poll_s is not None else _env_seconds("RELIQUARY_LIVE_POLL", 2.0)
+        self.ping_s = ping_s if ping_s is not None else env_number(
+            "RELIQUARY_WS_PING", 20.0, unit="seconds")
+        self.idle_s = idle_s if idle_s is not None else env_number(
+            "RELIQUARY_WS_IDLE", 900.0, unit="seconds")
+        self.poll_s = poll_s if poll_s is not None else env_number(
+            "RELIQUARY_LIVE_POLL", 2.0, unit="seconds")
         self.origin = secrets.token_hex(4)  # tells our own notifications from others'
         self.handlers = 0
         self.notifications_received = 0
