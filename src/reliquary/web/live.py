@@ -202,7 +202,10 @@ class LiveHub:
                 log.debug("live updates: poll failed (%s)", err)
                 continue
             for game_id, fingerprint in now.items():
-                if game_id in seen and seen[game_id] != fingerprint:
+                # A game seen for the first time wakes too: it may have changed between
+                # its watcher's first snapshot and this look (the watcher sends only a
+                # difference, so a needless wake costs one read).
+                if seen.get(game_id) != fingerprint:
                     self.wake(game_id)
             seen = now
 
