@@ -56,8 +56,8 @@ def summary_row(name: str, g: Any) -> dict[str, Any]:
 def markdown_table(rows: list[dict[str, Any]]) -> str:
     lines = ["| run | games | round-cap rate | draw rate | first-player score | "
              "mean rounds | board wins | faction spread | kills / Regroups per 100 rounds "
-             "(capped games) |",
-             "|---|---|---|---|---|---|---|---|---|"]
+             "(capped games) | code |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         ln = r["length"]
         kr = ("–" if math.isnan(r["kills_capped"]) else
@@ -65,14 +65,15 @@ def markdown_table(rows: list[dict[str, Any]]) -> str:
         lines.append(
             f"| {r['run']} | {r['games']} | {pct(r['cap'])} | {pct(r['draw'])} | "
             f"{pct(r['fpa'], 'score')} | {ln['mean']:.0f} [{ln['low']:.0f}, {ln['high']:.0f}] | "
-            f"{pct(r['board'])} | {r['spread']:.0%} | {kr} |")
+            f"{pct(r['board'])} | {r['spread']:.0%} | {kr} | {r.get('code', '')} |")
     return "\n".join(lines)
 
 
 def comparison_figure(rows: list[dict[str, Any]], out: Path) -> None:
     plt = R._mpl()
     fig, axes = plt.subplots(1, 4, figsize=(16, 0.8 + 0.42 * len(rows)), sharey=True)
-    names = [f"{r['run']} (n={r['games']})" for r in rows]
+    # The code fingerprint in each label: runs played by different AI code do not compare.
+    names = [f"{r['run']} (n={r['games']}, code {r.get('code', '?')})" for r in rows]
     y = np.arange(len(rows))
     for ax, (key, field, title) in zip(axes, [
             ("cap", "value", "round-cap rate"), ("draw", "value", "draw rate"),
@@ -88,8 +89,8 @@ def comparison_figure(rows: list[dict[str, Any]], out: Path) -> None:
             ax.axvline(0.5, color="grey", lw=0.8, ls="--")
     axes[0].set_yticks(y, names, fontsize=8)
     axes[0].invert_yaxis()
-    fig.suptitle("Default rules and variants, snapshot AI: 95% Wilson intervals "
-                 "(labels: run and games)",
+    fig.suptitle("Default rules and variants: 95% Wilson intervals "
+                 "(labels: run, games and the code fingerprint that played them)",
                  fontsize=10)
     fig.tight_layout()
     fig.savefig(out, dpi=100)
