@@ -77,3 +77,15 @@ def render_diagram(card: Card) -> str:
             row.append("o" if (x, y) == (0, 0) else "x" if (x, y) in card.diagram else ".")
         rows.append(" ".join(row))
     return "\n".join(rows)
+
+
+def render_text(state: State, mode: str | None) -> str | None:
+    """The environments' render modes (Gymnasium, PettingZoo): ``"ansi"`` returns the
+    drawing of :func:`render_state`, ``"human"`` prints it, ``None`` draws nothing."""
+    if mode is None:
+        return None
+    text = render_state(state)
+    if mode == "human":
+        print(text)
+        return None
+    return text

@@ -92,3 +92,16 @@ def test_registered_with_gymnasium_make() -> None:
     game = gymnasium.make(GYM_ID, opponent="random", settings={"round_cap": 10})
     obs, info = game.reset(seed=1, options={"side": "skull"})
     assert info["side"] == "skull" and obs["observation"].shape[:2] == (8, 8)
+
+
+def test_render_modes_draw_the_position(capsys: pytest.CaptureFixture[str]) -> None:
+    quiet = ReliquaryGymEnv(opponent="random")
+    quiet.reset(seed=1)
+    assert quiet.render() is None
+    ansi = ReliquaryGymEnv(opponent="random", render_mode="ansi")
+    ansi.reset(seed=1)
+    assert "to decide:" in (ansi.render() or "")
+    human = ReliquaryGymEnv(opponent="random", render_mode="human")
+    human.reset(seed=1)
+    capsys.readouterr()
+    assert human.render() is None and "to decide:" in capsys.readouterr().out

@@ -45,7 +45,7 @@ from pettingzoo.utils import wrappers
 
 from .. import default_content
 from ..engine import SETUP_KINDS, SIDES, Content, Settings, State, format_option
-from ..text import render_state
+from ..text import render_text
 from .encoding import ActionSpace, Observer
 
 
@@ -190,13 +190,7 @@ class ReliquaryAECEnv(AECEnv):  # type: ignore[misc]
             self.render()
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        text = render_state(self.engine)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_text(self.engine, self.render_mode)
 
     def close(self) -> None:
         """Nothing to release."""

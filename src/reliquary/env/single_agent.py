@@ -36,7 +36,7 @@ from gymnasium import spaces
 from .. import default_content
 from ..ai import get_agent
 from ..engine import SETUP_KINDS, SIDES, Content, Settings, State, format_option
-from ..text import render_state
+from ..text import render_text
 from .aec import make_settings, sample_outcome
 from .encoding import ActionSpace, Observer
 
@@ -141,13 +141,7 @@ class ReliquaryGymEnv(gymnasium.Env):  # type: ignore[misc]
         return self._mask().astype(bool)
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        text = render_state(self.engine)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_text(self.engine, self.render_mode)
 
     # -- inside ---------------------------------------------------------------------
     def _settle(self) -> None:
