@@ -20,6 +20,7 @@ Minion is worth (VAR1 regroups left, VAR4).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from ..engine import Piece, State
 
@@ -189,24 +190,8 @@ def can_reset(state: State, player: int, pieces: list[Piece] | None = None,
             return True
     if state.settings.first_turn == "no_damage" and state.turns_taken[player] == 0:
         return False  # T8
-    heroes_only = state.settings.vigil_reset == "hero"
-    attackers = []
-    for i, p in enumerate(pieces):
-        if p.owner == player:
-            r = max((_line_reach(state, card, p)[0] for card in state.hands[player]),
-                    default=0)
-            if r:
-                attackers.append((xy[i], r))
-    if not attackers:
-        return False
-    for i, p in enumerate(pieces):
-        if p.owner == player or (heroes_only and not p.hero):
-            continue
-        tx, ty = xy[i]
-        for (ax, ay), r in attackers:
-            if max(abs(ax - tx), abs(ay - ty)) <= r:
-                return True
-    return False
+    targets = HEROES if state.settings.vigil_reset == "hero" else ANY
+    return _in_reach(state, player, pieces, xy, targets, damaging=False)
 
 
 def regroupable(state: State, player: int) -> int:
@@ -350,16 +335,33 @@ def _minion_in_reach(state: State, player: int, pieces: list[Piece],
                      xy: list[tuple[int, int]]) -> bool:
     """Whether one attack of ``player`` could damage an enemy Minion (distances only,
     as the other threat terms)."""
+    return _in_reach(state, player, pieces, xy, MINIONS, damaging=True)
+
+
+#: Which enemy pieces :func:`_in_reach` looks for.
+ANY: Final = 0
+HEROES: Final = 1
+MINIONS: Final = 2
+
+
+def _in_reach(state: State, player: int, pieces: list[Piece], xy: list[tuple[int, int]],
+              targets: int, damaging: bool) -> bool:
+    """Whether a card in ``player``'s hand lets one of their pieces reach an enemy piece
+    of the kind ``targets`` names (distances only); ``damaging``: only lines that deal
+    damage count."""
     hand = state.hands[player]
     attackers = []
     for i, p in enumerate(pieces):
         if p.owner == player:
             reach = max((r for r, damage in (_line_reach(state, c, p) for c in hand)
-                         if damage > 0), default=0)
+                         if damage > 0 or not damaging), default=0)
             if reach:
                 attackers.append((xy[i], reach))
+    if not attackers:
+        return False
     for i, p in enumerate(pieces):
-        if p.owner == player or p.hero:
+        if p.owner == player or (targets == HEROES and not p.hero) \
+                or (targets == MINIONS and p.hero):
             continue
         tx, ty = xy[i]
         for (ax, ay), reach in attackers:
