@@ -7,6 +7,11 @@ per turn (a turn is several decisions) — the comparison favours ``MCTSBot``. T
 factions are drawn by chance in the OpenSpiel game (see ``reliquary.ai.openspiel_game``).
 
     python benchmarks/openspiel_mcts.py --agent search --games 10 --time 0.5
+    python benchmarks/openspiel_mcts.py --games 100 --time 0.1 --workers 1 \
+        --out benchmarks/results/mcts/search_t0.1.jsonl
+
+With ``--out`` every game is appended to a JSON-lines file as it ends, and a run started
+again with the same file plays only the games not yet in it; the summary covers them all.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import os
 import random
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 
@@ -81,17 +87,25 @@ def play_one(args: tuple[str, int, int, float, int, int]) -> dict[str, Any]:
 
 def run(agent: str, games: int, seconds: float, seed: int = 1, size: int = 8,
         round_cap: int = 100, workers: int | None = None,
-        progress: Any = None) -> dict[str, Any]:
-    """Play the games in parallel; a match summary (A = our agent, B = MCTSBot)."""
+        progress: Any = None, out: Path | None = None) -> dict[str, Any]:
+    """Play the games in parallel; a match summary (A = our agent, B = MCTSBot).
+
+    With ``out``, games already in that file are kept and each new one is appended."""
     from reliquary.ai.match import GameOutcome, summarize
 
-    jobs = [(agent, i, seed, seconds, size, round_cap) for i in range(games)]
-    workers = max(1, min(workers or os.cpu_count() or 1, games))
+    spec = {"agent": agent, "games": games, "time": seconds, "seed": seed, "size": size,
+            "round_cap": round_cap}
+    results = _resume(out, spec) if out else []
+    done = {r["index"] for r in results}
+    jobs = [(agent, i, seed, seconds, size, round_cap) for i in range(games) if i not in done]
+    workers = max(1, min(workers or os.cpu_count() or 1, len(jobs) or 1))
     started = time.perf_counter()
-    results: list[dict[str, Any]] = []
     with multiprocessing.get_context("spawn").Pool(workers) as pool:
         for r in pool.imap_unordered(play_one, jobs):
             results.append(r)
+            if out:
+                with out.open("a") as f:
+                    f.write(json.dumps(r) + "\n")
             if progress:
                 progress(r)
     outcomes = [GameOutcome(index=r["index"], a_seat=r["our_seat"], winner=r["winner"],
@@ -104,6 +118,19 @@ def run(agent: str, games: int, seconds: float, seed: int = 1, size: int = 8,
     return summary
 
 
+def _resume(out: Path, spec: dict[str, Any]) -> list[dict[str, Any]]:
+    """The games already in ``out`` (written with the same spec), creating the file."""
+    if not out.exists():
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps({"spec": spec}) + "\n")
+        return []
+    lines = [json.loads(x) for x in out.read_text().splitlines() if x.strip()]
+    if not lines or lines[0].get("spec") != spec:
+        raise SystemExit(f"{out}: written for another match ({lines[0] if lines else 'empty'}); "
+                         f"use another --out")
+    return [x for x in lines[1:] if "index" in x]
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--agent", default="search")
@@ -112,10 +139,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--size", type=int, default=8)
     parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument("--round-cap", type=int, default=100)
+    parser.add_argument("--out", type=Path, default=None,
+                        help="JSON-lines file of games, appended to and resumed")
     args = parser.parse_args(argv)
     random.seed(args.seed)
     summary = run(args.agent, args.games, args.time, args.seed, args.size,
-                  workers=args.workers,
+                  round_cap=args.round_cap, workers=args.workers, out=args.out,
                   progress=lambda r: print(f"game {r['index']}: {r['winner']} ({r['reason']})",
                                            file=sys.stderr, flush=True))
     print(json.dumps(summary, indent=2))

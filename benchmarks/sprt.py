@@ -20,6 +20,14 @@ writes ``benchmarks/results/sprt/history.md`` from all of them.
 
     python benchmarks/sprt.py run v2-vigil v0-previous --nodes 1000 --max-games 400
     python benchmarks/sprt.py history
+
+Equal *time* without timing games on a shared machine: ``--nodes-old`` gives the old
+version fewer nodes a turn than the new one's ``--nodes``, in the ratio of the two
+builds' search speeds measured side by side (``benchmarks/engine_speed.py --compare
+--search --baseline-src``). E.g. 0.3 s a turn at 87k nodes/s (compiled, now) against
+37k nodes/s (pure, before issue 12):
+
+    python benchmarks/sprt.py run v2-vigil v0-previous --nodes 26000 --nodes-old 11000
 """
 
 from __future__ import annotations
@@ -90,6 +98,23 @@ def llr(wins: int, draws: int, losses: int, elo0: float, elo1: float) -> float:
     return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)
 
 
+def elo_interval(wins: int, draws: int, losses: int) -> list[float | None]:
+    """The Elo difference of the score and its 95% interval (normal, per-game variance);
+    None where the score is 0 or 1."""
+    n = wins + draws + losses
+    if n == 0:
+        return [None, None, None]
+    mean = (wins + 0.5 * draws) / n
+    var = (wins * (1 - mean) ** 2 + draws * (0.5 - mean) ** 2 + losses * mean ** 2) / n
+    half = 1.96 * math.sqrt(var / n)
+
+    def elo(score: float) -> float | None:
+        return (None if not 0.0 < score < 1.0
+                else round(-400.0 * math.log10(1.0 / score - 1.0), 1))
+
+    return [elo(mean), elo(mean - half), elo(mean + half)]
+
+
 def bounds(alpha: float, beta: float) -> tuple[float, float]:
     """(lower, upper) LLR bounds: reject below, accept above."""
     return math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
@@ -107,31 +132,50 @@ def tally(games: list[dict[str, Any]]) -> tuple[int, int, int]:
     return wins, len(games) - wins - losses, losses
 
 
+def decision(head: dict[str, Any], games: list[dict[str, Any]]) -> tuple[str, int | None]:
+    """The test's verdict and the game count at which the LLR first crossed a bound
+    (games played past it, for a tighter Elo estimate, do not change the verdict)."""
+    lower, upper = bounds(head["alpha"], head["beta"])
+    for n in range(1, len(games) + 1):
+        value = llr(*tally(games[:n]), head["elo0"], head["elo1"])
+        if value >= upper:
+            return "accepted (H1)", n
+        if value <= lower:
+            return "rejected (H0)", n
+    return "undecided", None
+
+
 def status(head: dict[str, Any], games: list[dict[str, Any]]) -> dict[str, Any]:
     wins, draws, losses = tally(games)
     value = llr(wins, draws, losses, head["elo0"], head["elo1"])
     lower, upper = bounds(head["alpha"], head["beta"])
-    verdict = ("accepted (H1)" if value >= upper else "rejected (H0)" if value <= lower
-               else "undecided")
+    verdict, decided_at = decision(head, games)
     n = len(games)
     score = (wins + 0.5 * draws) / n if n else 0.0
     return {"new": head["new"], "old": head["old"], "games": n, "wins": wins,
             "draws": draws, "losses": losses, "score": round(score, 4),
             "llr": round(value, 3), "bounds": [round(lower, 3), round(upper, 3)],
-            "verdict": verdict,
+            "verdict": verdict, "decided_at": decided_at,
             "capped": sum(1 for g in games if g["reason"] == "round_cap"),
-            "budget": head["budget"], "elo0": head["elo0"], "elo1": head["elo1"],
+            "budget": head["budget"], "budget_old": head.get("budget_old", head["budget"]),
+            "elo": elo_interval(wins, draws, losses), "elo0": head["elo0"], "elo1": head["elo1"],
             "alpha": head["alpha"], "beta": head["beta"]}
 
 
 def run(args: argparse.Namespace) -> None:
     new, old = version_kwargs(args.new), version_kwargs(args.old)
     budget = {"nodes": args.nodes} if args.nodes else {"time": args.time}
+    budget_old = {"nodes": args.nodes_old} if args.nodes_old else budget
+    if args.nodes_old and not args.nodes:
+        raise SystemExit("--nodes-old needs --nodes (the new version's nodes a turn)")
     RESULTS.mkdir(parents=True, exist_ok=True)
     tag = f"n{args.nodes}" if args.nodes else f"t{args.time}"
+    if args.nodes_old:
+        tag += f"-old{args.nodes_old}"
     path = RESULTS / f"{args.new}_vs_{args.old}_{tag}_s{args.seed}.jsonl"
     if not path.exists():
-        head = {"new": args.new, "old": args.old, "budget": budget, "seed": args.seed,
+        head = {"new": args.new, "old": args.old, "budget": budget,
+                "budget_old": budget_old, "seed": args.seed,
                 "elo0": args.elo0, "elo1": args.elo1, "alpha": args.alpha,
                 "beta": args.beta, "round_cap": args.round_cap,
                 "new_is": VERSIONS.get(args.new, ("SPSA's weights", {}))[0],
@@ -141,11 +185,11 @@ def run(args: argparse.Namespace) -> None:
     done = {g["index"] for g in games}
     spec = MatchSpec("search", "search", args.max_games, seed=args.seed,
                      round_cap=args.round_cap, budget_a={**new, **budget},
-                     budget_b={**old, **budget})
+                     budget_b={**old, **budget_old})
     lower, upper = bounds(args.alpha, args.beta)
     for index in range(args.max_games):
         st = status(head, games)
-        if st["verdict"] != "undecided":
+        if st["verdict"] != "undecided" and len(games) >= args.min_games:
             break
         if index in done:
             continue
@@ -172,15 +216,28 @@ def history(args: argparse.Namespace) -> None:
     md = ["# SPRT history", "",
           "Each change to the `search` agent is tested against the previous version "
           "(`benchmarks/sprt.py`); it is accepted only when the test accepts H1.", "",
-          "| new | old | budget | games | W | D | L | score | LLR | bounds | verdict | "
-          "games at the round cap |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+          "| new | old | budget (new; old) | games | W | D | L | score | Elo (95% CI) | LLR | "
+          "bounds | verdict | games at the round cap |",
+          "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+
+    def per_turn(budget: dict[str, Any]) -> str:
+        return ", ".join(f"{k} {v}" for k, v in budget.items()) + " per turn"
+
+    def signed(x: float | None) -> str:
+        return "—" if x is None else f"{x:+.0f}"
+
     for r in rows:
-        budget = ", ".join(f"{k} {v}" for k, v in r["budget"].items())
-        md.append(f"| {r['new']} | {r['old']} | {budget} per turn | {r['games']} | "
+        budget = per_turn(r["budget"])
+        if r["budget_old"] != r["budget"]:
+            budget += f"; {per_turn(r['budget_old'])}"
+        elo, low, high = r["elo"]
+        md.append(f"| {r['new']} | {r['old']} | {budget} | {r['games']} | "
                   f"{r['wins']} | {r['draws']} | {r['losses']} | {100 * r['score']:.1f}% | "
+                  f"{signed(elo)} ({signed(low)} to {signed(high)}) | "
                   f"{r['llr']} | {r['bounds'][0]} to {r['bounds'][1]} "
                   f"(elo0 {r['elo0']}, elo1 {r['elo1']}, α {r['alpha']}, β {r['beta']}) | "
-                  f"{r['verdict']}{' (stopped: superseded)' if r['stopped'] else ''} | "
+                  f"{r['verdict']}{' (stopped: superseded)' if r['stopped'] else ''}"
+                  f"{f' after {at} games' if (at := r.get('decided_at')) else ''} | "
                   f"{r['capped']} |")
     md += ["", "Versions:", ""]
     for name, (what, _) in VERSIONS.items():
@@ -198,9 +255,14 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("old")
     p.add_argument("--nodes", type=int, default=1000, help="nodes per turn (0: use --time)")
     p.add_argument("--time", type=float, default=0.3, help="seconds per turn if --nodes 0")
+    p.add_argument("--nodes-old", type=int, default=0,
+                   help="nodes per turn for OLD (default: --nodes): equal time by node rates")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--max-games", type=int, default=1000)
     p.add_argument("--round-cap", type=int, default=200)
+    p.add_argument("--min-games", type=int, default=0,
+                   help="play on after the verdict to this many games (a tighter Elo "
+                        "estimate; the verdict stays the first crossing)")
     p.add_argument("--elo0", type=float, default=0.0)
     p.add_argument("--elo1", type=float, default=20.0)
     p.add_argument("--alpha", type=float, default=0.05)

@@ -9,10 +9,18 @@ With a ``--nodes`` budget the games do not depend on the machine's load.
     python benchmarks/vigil_endings.py play search search --nodes 300 --games 100 \\
         --out benchmarks/results/endings/after_search_search_300.jsonl
     python benchmarks/vigil_endings.py summary benchmarks/results/endings/*.jsonl
+    python benchmarks/vigil_endings.py play hard greedy --nodes 5000 --games 100 \
+        --version-a v0-previous --version-b v0-previous --out before_hard_greedy.jsonl
+    python benchmarks/vigil_endings.py wins before_hard_greedy.jsonl after_hard_greedy.jsonl
 
+``--version-a``/``--version-b`` give an agent the settings of a version of
+``benchmarks/sprt.py`` (e.g. ``v0-previous``, the evaluation and search before issue 9),
+so a "before" run can use today's (compiled) engine.
 ``summary`` prints, for each file, the games, how many ended before the round cap with
 the 95% Wilson interval, the mean rounds (and the mean rounds of decided games), A's
-score with its interval, and the endings.
+score with its interval, and the endings. ``wins`` compares how many rounds A's wins
+took in two files: means, medians, the difference of means with a bootstrap 95%
+interval, and the Mann–Whitney U test.
 """
 
 from __future__ import annotations
@@ -21,7 +29,7 @@ import argparse
 import json
 import statistics
 import sys
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +52,16 @@ def read(path: Path) -> list[dict[str, Any]]:
     return [r for r in rows if "index" in r]
 
 
+def version_budget(name: str | None) -> dict[str, Any]:
+    """An agent's keyword arguments for a version of ``benchmarks/sprt.py`` (none: {})."""
+    if not name:
+        return {}
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from sprt import version_kwargs
+
+    return version_kwargs(name)
+
+
 def play(args: argparse.Namespace) -> None:
     budget_a = json.loads(args.budget_a) if args.budget_a else {}
     budget_b = json.loads(args.budget_b) if args.budget_b else {}
@@ -52,11 +70,16 @@ def play(args: argparse.Namespace) -> None:
     spec = MatchSpec(args.a, args.b, args.games, size=args.size, seed=args.seed,
                      time=args.time, nodes=args.nodes, round_cap=args.round_cap,
                      budget_a=budget_a, budget_b=budget_b, **extra)
+    head = {"spec": asdict(spec), "label": args.label}
+    if args.version_a or args.version_b:  # stored by name (weights are no JSON)
+        head["versions"] = {"a": args.version_a, "b": args.version_b}
+        spec = replace(spec, budget_a={**version_budget(args.version_a), **budget_a},
+                       budget_b={**version_budget(args.version_b), **budget_b})
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     done = {r["index"] for r in read(out)}
     if not out.exists():
-        out.write_text(json.dumps({"spec": asdict(spec), "label": args.label}) + "\n")
+        out.write_text(json.dumps(head) + "\n")
     for index in range(args.games):
         if index in done:
             continue
@@ -117,6 +140,29 @@ def summary(args: argparse.Namespace) -> None:
               f"{100 * slo:.0f}–{100 * shi:.0f}% | {endings} |")
 
 
+def wins(args: argparse.Namespace) -> None:
+    """How many rounds A's wins took: BEFORE against AFTER."""
+    import numpy as np
+    from scipy.stats import mannwhitneyu
+
+    before, after = ([r["rounds"] for r in read(Path(f)) if r["winner"] == "a"]
+                     for f in (args.before, args.after))
+    if len(before) < 2 or len(after) < 2:
+        raise SystemExit("each file needs at least two games won by A")
+    rng = np.random.default_rng(args.seed)
+    b, a = np.array(before), np.array(after)
+    diffs = [rng.choice(a, a.size).mean() - rng.choice(b, b.size).mean()
+             for _ in range(10_000)]
+    low, high = np.percentile(diffs, [2.5, 97.5])
+    test = mannwhitneyu(a, b, alternative="less")
+    print(f"A's wins before: {b.size} games, mean {b.mean():.1f} rounds (median "
+          f"{np.median(b):.0f}, sd {b.std(ddof=1):.1f})")
+    print(f"A's wins after:  {a.size} games, mean {a.mean():.1f} rounds (median "
+          f"{np.median(a):.0f}, sd {a.std(ddof=1):.1f})")
+    print(f"after − before: {a.mean() - b.mean():+.1f} rounds, bootstrap 95% interval "
+          f"[{low:+.1f}, {high:+.1f}]; Mann–Whitney U (after shorter): p = {test.pvalue:.3g}")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -134,12 +180,20 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--variants", default="",
                    help='rule variants (RULES.md §11), JSON: {"vigil_reset": "hero"}')
     p.add_argument("--label", default="", help="a note stored with the spec (e.g. 'before')")
+    p.add_argument("--version-a", default=None,
+                   help="give A the settings of this version of benchmarks/sprt.py")
+    p.add_argument("--version-b", default=None, help="the same for B")
     p.add_argument("--out", required=True)
     p.set_defaults(func=play)
     s = sub.add_parser("summary", help="figures of files of outcomes")
     s.add_argument("files", nargs="+")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=summary)
+    w = sub.add_parser("wins", help="rounds of A's wins: BEFORE against AFTER")
+    w.add_argument("before")
+    w.add_argument("after")
+    w.add_argument("--seed", type=int, default=1, help="seed of the bootstrap")
+    w.set_defaults(func=wins)
     args = parser.parse_args(argv)
     args.func(args)
 
