@@ -213,22 +213,46 @@ def vigil_clock(state: State) -> tuple[int | None, int]:
     Minions; ``None`` for a tie). The second counts the end of the current round: if
     something has happened in it, the Vigil goes back to its start (V1, VAR3) there and
     then needs that many quiet rounds."""
-    # The engine's own V2 (no rule is re-implemented here); it is computed from the
-    # position alone and changes nothing.
-    leader = state.vigil_result().winner
+    leader = vigil_leader(state)
     if state.eventful:
         return leader, state.settings.vigil_start + 1
     return leader, max(state.vigil, 1)
 
 
-_LINE_REACH: dict[tuple[int, str, str | None, bool], tuple[int, int]] = {}
+def vigil_leader(state: State) -> int | None:
+    """Who would win if the Vigil ran out now: ``state.vigil_result().winner`` (V2:
+    carriers, then Hero damage, then Minions; ``None`` for a tie), without making the
+    Result, which costs more than the count in the search's every leaf. Kept in step
+    with :meth:`State.vigil_result` (tests/ai/test_vigil.py compares the two)."""
+    scores = state.vigil_scores()
+    if scores[0] != scores[1]:
+        return 1 if scores[1] > scores[0] else 0
+    damage = [99, 99]  # of each player's first Hero; 99: none
+    minions = [0, 0]
+    for p in state.pieces.values():
+        if not p.hero:
+            minions[p.owner] += 1
+        elif damage[p.owner] == 99:
+            damage[p.owner] = p.max_hp - p.hp
+    if damage[0] != damage[1]:
+        return 1 if damage[1] < damage[0] else 0
+    if minions[0] != minions[1]:
+        return 1 if minions[1] > minions[0] else 0
+    return None
 
 
-def _line_reach(state: State, card: str, piece: Piece) -> tuple[int, int]:
+#: (content id, faction, Hero?) -> card -> (reach, most damage) of that card's line.
+_LINE_REACH: dict[tuple[int, str | None, bool], dict[str, tuple[int, int]]] = {}
+
+
+def _line_reach(state: State, card: str, piece: Piece,
+                table: dict[str, tuple[int, int]] | None = None) -> tuple[int, int]:
     """(reach, most damage) of a piece's attack with a card: the lunge adds 1 to an
-    adjacent strike's reach (D8); Ordeal may deal 2; Gale's push may crush for 1."""
-    key = (id(state.content), card, state.factions[piece.owner], piece.hero)
-    found = _LINE_REACH.get(key)
+    adjacent strike's reach (D8); Ordeal may deal 2; Gale's push may crush for 1.
+    ``table``: the piece's :func:`_reach_table`, when the caller has it."""
+    if table is None:
+        table = _reach_table(state, piece)
+    found = table.get(card)
     if found is None:
         line = state.line_for(card, piece)
         if line.effect == "strike":
@@ -239,8 +263,18 @@ def _line_reach(state: State, card: str, piece: Piece) -> tuple[int, int]:
             found = (2, 1)
         else:
             found = (0, 0)
-        _LINE_REACH[key] = found
+        table[card] = found
     return found
+
+
+def _reach_table(state: State, piece: Piece) -> dict[str, tuple[int, int]]:
+    """The memo of :func:`_line_reach` for ``piece``: a piece's lines depend only on
+    whether it is a Hero and on its owner's faction (T3)."""
+    key = (id(state.content), state.factions[piece.owner], piece.hero)
+    table = _LINE_REACH.get(key)
+    if table is None:
+        table = _LINE_REACH[key] = {}
+    return table
 
 
 def _reach_damage(state: State, player: int, pieces: list[Piece],
@@ -250,16 +284,28 @@ def _reach_damage(state: State, player: int, pieces: list[Piece],
     best = 0
     tx, ty = target
     hand = state.hands[player]
+    # best_at[hero][d]: the most damage a Minion's (0) or the Hero's (1) card deals at
+    # distance d (0 to 3); worked out for the first piece of each kind.
+    best_at: list[list[int] | None] = [None, None]
     for i, p in enumerate(pieces):
         if p.owner != player:
             continue
         d = max(abs(xy[i][0] - tx), abs(xy[i][1] - ty))
         if d > 3:
             continue
-        for card in hand:
-            reach, damage = _line_reach(state, card, p)
-            if d <= reach and damage > best:
-                best = damage
+        kind = 1 if p.hero else 0
+        at = best_at[kind]
+        if at is None:
+            table = _reach_table(state, p)
+            at = [0, 0, 0, 0]
+            for card in hand:
+                reach, damage = _line_reach(state, card, p, table)
+                for r in range(min(reach, 3) + 1):
+                    if damage > at[r]:
+                        at[r] = damage
+            best_at[kind] = at
+        if at[d] > best:
+            best = at[d]
     return best
 
 
@@ -350,11 +396,20 @@ def _in_reach(state: State, player: int, pieces: list[Piece], xy: list[tuple[int
     of the kind ``targets`` names (distances only); ``damaging``: only lines that deal
     damage count."""
     hand = state.hands[player]
+    reaches = [-1, -1]  # a Minion's (0) and the Hero's (1) reach; -1: not worked out yet
     attackers = []
     for i, p in enumerate(pieces):
         if p.owner == player:
-            reach = max((r for r, damage in (_line_reach(state, c, p) for c in hand)
-                         if damage > 0 or not damaging), default=0)
+            kind = 1 if p.hero else 0
+            reach = reaches[kind]
+            if reach < 0:
+                table = _reach_table(state, p)
+                reach = 0
+                for card in hand:
+                    r, damage = _line_reach(state, card, p, table)
+                    if r > reach and (damage > 0 or not damaging):
+                        reach = r
+                reaches[kind] = reach
             if reach:
                 attackers.append((xy[i], reach))
     if not attackers:

@@ -7,18 +7,31 @@ so they have the same legal options and the same future.
 
 from __future__ import annotations
 
-from ..engine import State
+from ..engine import Piece, State
 
+
+def _flags(p: Piece) -> int:
+    """A piece's owner and flags as one small number (each is 0 or 1)."""
+    return (p.owner | p.hero << 1 | p.harrowed << 2 | p.veiled << 3 | p.aegis << 4
+            | p.stepped << 5)
+
+
+def _packs(p: Piece) -> bool:
+    """Whether a piece's square and HP fit the bits :func:`position_key` gives them
+    (always in play; a built or loaded position may set any HP)."""
+    return 0 <= p.sq < 1024 and 0 <= p.hp < 256 and 0 <= p.max_hp < 256
+
+
+# Each key hashes one flat tuple: the fixed fields, then one number a piece (the piece's
+# fields packed into bits, or a tuple of them when they do not fit: never equal to a
+# number). It tells positions apart exactly as a tuple of per-piece tuples would, at a
+# fraction of the cost: hashing runs at every node of the search.
 
 def position_key(state: State) -> int:
     """A hash of everything that decides the future of ``state``."""
     s = state
-    pieces = tuple(
-        (p.id, p.owner, p.hero, p.hp, p.max_hp, p.sq, p.harrowed, p.veiled, p.aegis, p.stepped)
-        for p in s.pieces.values()
-    )
-    return hash((
-        s.ruins, pieces,
+    key: list[object] = [
+        s.ruins,
         s.relic_sq[0], s.relic_sq[1], s.relic_carrier[0], s.relic_carrier[1],
         tuple(sorted(s.hands[0])), tuple(sorted(s.hands[1])), s.waiting,
         s.vigil, s.eventful, s.rounds, s.turns_taken[0], s.turns_taken[1],
@@ -27,7 +40,13 @@ def position_key(state: State) -> int:
         s.grave_used[0], s.grave_used[1], s.factions[0], s.factions[1],
         s.secret_faction[0], s.secret_faction[1], s.placed[0], s.placed[1], s.dealt,
         tuple(s.stack), s.result,
-    ))
+    ]
+    for p in s.pieces.values():
+        if _packs(p):
+            key.append((((p.id << 10 | p.sq) << 8 | p.hp) << 8 | p.max_hp) << 6 | _flags(p))
+        else:
+            key.append((p.id, p.sq, p.hp, p.max_hp, _flags(p)))
+    return hash(tuple(key))
 
 
 def repetition_key(state: State) -> int:
@@ -36,25 +55,37 @@ def repetition_key(state: State) -> int:
     game is a repeated position, the loop that would run to the round cap (D19).
 
     A regrouped Minion is a new piece with a new id, so pieces are described by what
-    they are and where they stand, and carriers by their squares. The regroups played
-    count only where VAR1 limits them, and the turns taken only as T8's first turn.
+    they are and where they stand (in the order of their squares: one piece a square),
+    and carriers by their squares. The regroups played count only where VAR1 limits
+    them, and the turns taken only as T8's first turn.
     """
     s = state
-    pieces = frozenset(  # one piece a square: a set, in no order
-        (p.sq, p.owner, p.hero, p.hp, p.max_hp, p.harrowed, p.veiled, p.aegis, p.stepped)
-        for p in s.pieces.values()
-    )
-    carriers = tuple(s.pieces[c].sq if c >= 0 and c in s.pieces else -1
-                     for c in s.relic_carrier)
     regroups = tuple(s.regroups) if s.settings.regroup_limit is not None else ()
-    return hash((
-        s.ruins, pieces, s.relic_sq[0], s.relic_sq[1], carriers,
+    key: list[object] = [
+        s.ruins, s.relic_sq[0], s.relic_sq[1], _carrier_sq(s, 0), _carrier_sq(s, 1),
         tuple(sorted(s.hands[0])), tuple(sorted(s.hands[1])), s.waiting,
         s.vigil, s.eventful, min(s.turns_taken[0], 1), min(s.turns_taken[1], 1),
         s.current, s.played, s.first, s.rites[0], s.rites[1], s.pool[0], s.pool[1],
         s.grave_used[0], s.grave_used[1], s.factions[0], s.factions[1], regroups,
         tuple(s.stack), s.result,
-    ))
+    ]
+    codes: list[int] = []  # the square first: sorted, they are in the squares' order
+    odd: list[tuple[int, int, int, int]] = []  # the pieces that do not pack
+    for p in s.pieces.values():
+        if _packs(p):
+            codes.append(((p.sq << 8 | p.hp) << 8 | p.max_hp) << 6 | _flags(p))
+        else:
+            odd.append((p.sq, p.hp, p.max_hp, _flags(p)))
+    codes.sort()
+    key.extend(codes)
+    key.append(tuple(sorted(odd)) if odd else ())
+    return hash(tuple(key))
+
+
+def _carrier_sq(s: State, relic: int) -> int:
+    """The square of the piece carrying ``relic``, or -1."""
+    carrier = s.pieces.get(s.relic_carrier[relic]) if s.relic_carrier[relic] >= 0 else None
+    return carrier.sq if carrier is not None else -1
 
 
 def at_turn_start(state: State) -> bool:
