@@ -51,10 +51,11 @@ COMPILED_MODULES: tuple[str, ...] = (
     "reliquary.engine.record",
     "reliquary.engine.serialize",
     "reliquary.engine.builder",
-    # The AI's hot paths that compile as they are (search.py does not: a class attribute
-    # is redeclared with another type, which mypyc refuses).
+    # The AI's hot paths: the search and what its agents share.
     "reliquary.ai.hashing",
     "reliquary.ai.evaluation",
+    "reliquary.ai.planning",
+    "reliquary.ai.search",
 )
 #: The mypyc group name; its shared library is ``reliquary/_native__mypyc*.so``.
 GROUP_NAME = "reliquary._native"

@@ -20,6 +20,8 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ..engine import SETUP_KINDS, Option, State
 from .hashing import at_turn_start, position_key, repetition_key
 
@@ -84,6 +86,8 @@ def setup_choice(state: State, rng: random.Random) -> Option:
     raise ValueError(f"{kind!r} is not a setup decision")
 
 
+# Compiled (mypyc), a class takes interpreted subclasses (MctsAgent) only when it says so.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class PlanningAgent:
     """Base of the agents that think about whole turns (see the module docstring).
 

@@ -267,12 +267,17 @@ class SearchAgent(PlanningAgent):
 
     name = "search"
     default_time: float | None = 1.0
+    #: One turn deep and never extended, whatever ``max_depth`` and ``extend`` say
+    #: (the greedy agent).
+    one_turn: bool = False
 
     def __init__(self, seed: int | None = None, time: float | None = None,
                  nodes: int | None = None, max_depth: int = 12, noise: float = 0.0,
                  weights: Weights = DEFAULT_WEIGHTS, extend: int = 0,
                  repetition: bool = True, **kwargs: Any) -> None:
         super().__init__(seed=seed, time=time, nodes=nodes, **kwargs)
+        if self.one_turn:
+            max_depth, extend = 1, 0
         self.repetition = repetition
         self.max_depth = max_depth
         self.extend = extend
@@ -331,9 +336,5 @@ class GreedyAgent(SearchAgent):
     """The best one-turn outcome under the evaluation (chance by expectation)."""
 
     name = "greedy"
-    default_time = None
-
-    def __init__(self, seed: int | None = None, noise: float = 0.0, **kwargs: Any) -> None:
-        kwargs.pop("max_depth", None)
-        kwargs.pop("extend", None)
-        super().__init__(seed=seed, max_depth=1, noise=noise, extend=0, **kwargs)
+    default_time: float | None = None
+    one_turn: bool = True
