@@ -70,6 +70,42 @@ def terminal_value(state: State, player: int, ply: int = 0) -> float:
     return WIN - ply if winner == player else -WIN + ply
 
 
+class _Board:
+    """The pieces of a position with their files and ranks (x, y), worked out once for
+    all the terms of an evaluation."""
+
+    def __init__(self, state: State) -> None:
+        n = state.geometry.size
+        self.pieces = list(state.pieces.values())
+        self.x = [p.sq % n for p in self.pieces]
+        self.y = [p.sq // n for p in self.pieces]
+
+
+def _distance(x0: int, y0: int, x1: int, y1: int) -> int:
+    """The Chebyshev distance (G1)."""
+    dx = x0 - x1 if x0 >= x1 else x1 - x0
+    dy = y0 - y1 if y0 >= y1 else y1 - y0
+    return dx if dx >= dy else dy
+
+
+class _Score:
+    """Each player's points. Two float fields rather than a list of two floats: compiled,
+    a list would make a new float object at every addition."""
+
+    def __init__(self) -> None:
+        self.key = 0.0
+        self.skull = 0.0
+
+    def add(self, player: int, points: float) -> None:
+        if player == 0:
+            self.key += points
+        else:
+            self.skull += points
+
+    def of(self, player: int) -> float:
+        return self.key if player == 0 else self.skull
+
+
 def evaluate(state: State, player: int, weights: Weights = DEFAULT_WEIGHTS) -> float:
     """How good ``state`` is for ``player``: positive is better, 0 is even."""
     if state.result is not None:
@@ -77,33 +113,33 @@ def evaluate(state: State, player: int, weights: Weights = DEFAULT_WEIGHTS) -> f
     w = weights
     n = state.geometry.size
     top = n - 1
-    score = [0.0, 0.0]
-    pieces = list(state.pieces.values())
-    xy = [(p.sq % n, p.sq // n) for p in pieces]
+    score = _Score()
+    board = _Board(state)
+    pieces, xs, ys = board.pieces, board.x, board.y
     heroes: list[int] = [-1, -1]  # index into pieces
     for i, p in enumerate(pieces):
         q = p.owner
         if p.hero:
             heroes[q] = i
-            score[q] += w.hero_hp * p.hp + (0.0 if p.hp > 1 else -w.hero_last_hp)
+            score.add(q, w.hero_hp * p.hp + (0.0 if p.hp > 1 else -w.hero_last_hp))
         else:
-            y = xy[i][1]
-            score[q] += w.minion + w.advance * (y if q == 0 else top - y)
+            y = ys[i]
+            score.add(q, w.minion + w.advance * (y if q == 0 else top - y))
     # Threats to each Hero: enemies close to it (Chebyshev distance, G1).
     for q in (0, 1):
         h = heroes[q]
         if h < 0:
             continue
-        hx, hy = xy[h]
+        hx, hy = xs[h], ys[h]
         danger = 1.0 if pieces[h].hp > 2 else 1.6
         for i, p in enumerate(pieces):
             if p.owner == q:
                 continue
-            d = max(abs(xy[i][0] - hx), abs(xy[i][1] - hy))
+            d = _distance(xs[i], ys[i], hx, hy)
             if d <= 1:
-                score[q] -= w.threat_adjacent * danger
+                score.add(q, -(w.threat_adjacent * danger))
             elif d == 2:
-                score[q] -= w.threat_near * danger
+                score.add(q, -(w.threat_near * danger))
     # What the player to move can do to the other Hero with the cards in hand (T3).
     mover = state.current_player
     if mover in (0, 1) and not (state.settings.first_turn == "no_damage"
@@ -111,17 +147,17 @@ def evaluate(state: State, player: int, weights: Weights = DEFAULT_WEIGHTS) -> f
         h = heroes[1 - mover]
         if h >= 0:
             hero = pieces[h]
-            reach_damage = _reach_damage(state, mover, pieces, xy, xy[h])
+            reach_damage = _reach_damage(state, mover, board, xs[h], ys[h])
             if reach_damage >= hero.hp:
-                score[hero.owner] -= w.hero_en_prise
+                score.add(hero.owner, -w.hero_en_prise)
             else:
-                score[hero.owner] -= w.hero_exposed * reach_damage
+                score.add(hero.owner, -(w.hero_exposed * reach_damage))
         # ... whether it can strike one of the other's Minions (a trade, or a reset) ...
-        if w.minion_en_prise and _minion_in_reach(state, mover, pieces, xy):
-            score[1 - mover] -= w.minion_en_prise
+        if w.minion_en_prise and _minion_in_reach(state, mover, board):
+            score.add(1 - mover, -w.minion_en_prise)
         # ... and whether it can carry the relic home this turn (V3).
         if w.relic_en_prise and home_threat(state, mover):
-            score[1 - mover] -= w.relic_en_prise
+            score.add(1 - mover, -w.relic_en_prise)
     # The enemy relic: carry it home (V3), or get close to it (RL1).
     for q in (0, 1):
         relic = 1 - q
@@ -130,47 +166,46 @@ def evaluate(state: State, player: int, weights: Weights = DEFAULT_WEIGHTS) -> f
             c = state.pieces[carrier]
             cx, cy = c.sq % n, c.sq // n
             home = cy if q == 0 else top - cy
-            score[q] += w.carry + w.carry_progress * (top - home)
+            score.add(q, w.carry + w.carry_progress * (top - home))
             for i, p in enumerate(pieces):
-                if p.owner != q and max(abs(xy[i][0] - cx), abs(xy[i][1] - cy)) <= 2:
-                    score[q] -= w.carrier_threat
+                if p.owner != q and _distance(xs[i], ys[i], cx, cy) <= 2:
+                    score.add(q, -w.carrier_threat)
             continue
         sq = state.relic_sq[relic]
         if sq < 0:
             continue
         rx, ry = sq % n, sq // n
         home = ry if q == 0 else top - ry
-        score[q] += w.ground_progress * (top - home)
+        score.add(q, w.ground_progress * (top - home))
         nearest = n
         guarded = False
         for i, p in enumerate(pieces):
             if p.sq == sq and p.owner == relic:
                 guarded = True
             if p.owner == q:
-                nearest = min(nearest, max(abs(xy[i][0] - rx), abs(xy[i][1] - ry)))
-        score[q] += w.reach * (n - nearest)
+                nearest = min(nearest, _distance(xs[i], ys[i], rx, ry))
+        score.add(q, w.reach * (n - nearest))
         if guarded:
-            score[relic] += w.guard
+            score.add(relic, w.guard)
     for q in (0, 1):
-        score[q] += (w.pool * regroupable(state, q)
-                     + (w.rite if state.rites[q] is not None else 0.0))
+        score.add(q, w.pool * regroupable(state, q)
+                  + (w.rite if state.rites[q] is not None else 0.0))
     if state.vigil <= 3:  # V2 looms: the carriers' halves start to count
         vigil = state.vigil_scores()
         scale = (4 - state.vigil) / 3
-        score[0] += w.vigil * scale * vigil[0]
-        score[1] += w.vigil * scale * vigil[1]
+        score.add(0, w.vigil * scale * vigil[0])
+        score.add(1, w.vigil * scale * vigil[1])
     if w.vigil_clock:
         leader, left = vigil_clock(state)
         if leader is not None:
-            if mover == 1 - leader and can_reset(state, mover, pieces, xy):
+            if mover == 1 - leader and can_reset(state, mover, board):
                 left = state.settings.vigil_start + 1  # the side behind will reset it
             full = state.settings.vigil_start + 1
-            score[leader] += w.vigil_clock * (full + 1 - left) / full
-    return score[player] - score[1 - player]
+            score.add(leader, w.vigil_clock * (full + 1 - left) / full)
+    return score.of(player) - score.of(1 - player)
 
 
-def can_reset(state: State, player: int, pieces: list[Piece] | None = None,
-              xy: list[tuple[int, int]] | None = None) -> bool:
+def can_reset(state: State, player: int, board: _Board | None = None) -> bool:
     """Whether ``player``, to move, can likely make this round eventful (V1): a rite in
     hand, an enemy relic on the ground within a step of one of their pieces (RL1), or
     an attack that could damage an enemy piece — any piece, or only the Hero where
@@ -179,19 +214,18 @@ def can_reset(state: State, player: int, pieces: list[Piece] | None = None,
     if state.rites[player] is not None:
         return True
     n = state.geometry.size
-    if pieces is None or xy is None:
-        pieces = list(state.pieces.values())
-        xy = [(p.sq % n, p.sq // n) for p in pieces]
+    if board is None:
+        board = _Board(state)
     relic_sq = state.relic_sq[1 - player]
     if relic_sq >= 0:
         rx, ry = relic_sq % n, relic_sq // n
-        if any(p.owner == player and max(abs(xy[i][0] - rx), abs(xy[i][1] - ry)) <= 1
-               for i, p in enumerate(pieces)):
-            return True
+        for i, p in enumerate(board.pieces):
+            if p.owner == player and _distance(board.x[i], board.y[i], rx, ry) <= 1:
+                return True
     if state.settings.first_turn == "no_damage" and state.turns_taken[player] == 0:
         return False  # T8
     targets = HEROES if state.settings.vigil_reset == "hero" else ANY
-    return _in_reach(state, player, pieces, xy, targets, damaging=False)
+    return _in_reach(state, player, board, targets, damaging=False)
 
 
 def regroupable(state: State, player: int) -> int:
@@ -277,20 +311,18 @@ def _reach_table(state: State, piece: Piece) -> dict[str, tuple[int, int]]:
     return table
 
 
-def _reach_damage(state: State, player: int, pieces: list[Piece],
-                  xy: list[tuple[int, int]], target: tuple[int, int]) -> int:
-    """The most damage one attack of ``player`` could deal at ``target`` this turn
-    (distances only: lines of sight and blocked lunges are not checked)."""
+def _reach_damage(state: State, player: int, board: _Board, tx: int, ty: int) -> int:
+    """The most damage one attack of ``player`` could deal at the square (tx, ty) this
+    turn (distances only: lines of sight and blocked lunges are not checked)."""
     best = 0
-    tx, ty = target
     hand = state.hands[player]
     # best_at[hero][d]: the most damage a Minion's (0) or the Hero's (1) card deals at
     # distance d (0 to 3); worked out for the first piece of each kind.
     best_at: list[list[int] | None] = [None, None]
-    for i, p in enumerate(pieces):
+    for i, p in enumerate(board.pieces):
         if p.owner != player:
             continue
-        d = max(abs(xy[i][0] - tx), abs(xy[i][1] - ty))
+        d = _distance(board.x[i], board.y[i], tx, ty)
         if d > 3:
             continue
         kind = 1 if p.hero else 0
@@ -372,16 +404,13 @@ def hero_threat(state: State, player: int) -> bool:
     if hero is None:
         return False
     n = state.geometry.size
-    pieces = list(state.pieces.values())
-    xy = [(p.sq % n, p.sq // n) for p in pieces]
-    return _reach_damage(state, player, pieces, xy, (hero.sq % n, hero.sq // n)) >= hero.hp
+    return _reach_damage(state, player, _Board(state), hero.sq % n, hero.sq // n) >= hero.hp
 
 
-def _minion_in_reach(state: State, player: int, pieces: list[Piece],
-                     xy: list[tuple[int, int]]) -> bool:
+def _minion_in_reach(state: State, player: int, board: _Board) -> bool:
     """Whether one attack of ``player`` could damage an enemy Minion (distances only,
     as the other threat terms)."""
-    return _in_reach(state, player, pieces, xy, MINIONS, damaging=True)
+    return _in_reach(state, player, board, MINIONS, damaging=True)
 
 
 #: Which enemy pieces :func:`_in_reach` looks for.
@@ -390,14 +419,16 @@ HEROES: Final = 1
 MINIONS: Final = 2
 
 
-def _in_reach(state: State, player: int, pieces: list[Piece], xy: list[tuple[int, int]],
-              targets: int, damaging: bool) -> bool:
+def _in_reach(state: State, player: int, board: _Board, targets: int,
+              damaging: bool) -> bool:
     """Whether a card in ``player``'s hand lets one of their pieces reach an enemy piece
     of the kind ``targets`` names (distances only); ``damaging``: only lines that deal
     damage count."""
     hand = state.hands[player]
+    pieces, xs, ys = board.pieces, board.x, board.y
     reaches = [-1, -1]  # a Minion's (0) and the Hero's (1) reach; -1: not worked out yet
-    attackers = []
+    attackers: list[int] = []  # index into pieces
+    attacker_reach: list[int] = []
     for i, p in enumerate(pieces):
         if p.owner == player:
             kind = 1 if p.hero else 0
@@ -411,15 +442,16 @@ def _in_reach(state: State, player: int, pieces: list[Piece], xy: list[tuple[int
                         reach = r
                 reaches[kind] = reach
             if reach:
-                attackers.append((xy[i], reach))
+                attackers.append(i)
+                attacker_reach.append(reach)
     if not attackers:
         return False
     for i, p in enumerate(pieces):
         if p.owner == player or (targets == HEROES and not p.hero) \
                 or (targets == MINIONS and p.hero):
             continue
-        tx, ty = xy[i]
-        for (ax, ay), reach in attackers:
-            if max(abs(ax - tx), abs(ay - ty)) <= reach:
+        for k in range(len(attackers)):
+            a = attackers[k]
+            if _distance(xs[a], ys[a], xs[i], ys[i]) <= attacker_reach[k]:
                 return True
     return False

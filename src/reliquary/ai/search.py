@@ -104,8 +104,12 @@ class Searcher:
             self.leaves[key] = value
         return value
 
-    def value(self, s: State, end_turns: int, alpha: float, beta: float, ply: int) -> float:
-        """The minimax/expectimax value of ``s`` for ``me`` (fail-soft alpha-beta)."""
+    def value(self, s: State, end_turns: int, alpha: float, beta: float, ply: int,
+              own: bool = False) -> float:
+        """The minimax/expectimax value of ``s`` for ``me`` (fail-soft alpha-beta).
+
+        ``own``: the caller hands ``s`` over (a child it made and drops after the call),
+        so the last option is applied to ``s`` itself: one clone fewer."""
         if s.result is not None:
             return terminal_value(s, self.me, ply)
         self._tick()
@@ -121,7 +125,7 @@ class Searcher:
             if (end_turns - self.base_end < self.extend and not s.is_chance
                     and s.stack[-1][0] == "play" and self._threatened(s, key)):
                 self.extensions += 1
-                return self.value(s, end_turns + 1, alpha, beta, ply)
+                return self.value(s, end_turns + 1, alpha, beta, ply, own)
             return self.leaf(s, key)
         entry = self.tt.get(key)
         hint: Option | None = None
@@ -139,10 +143,12 @@ class Searcher:
         best: Option | None = None
         if rkey is not None:
             self.path[rkey] = self.path.get(rkey, 0) + 1
-        for option in self._ordered(s, kind, hint):
-            child = s.clone()
+        options = self._ordered(s, kind, hint)
+        last = len(options) - 1
+        for i, option in enumerate(options):
+            child = s if own and i == last else s.clone()
             child.apply(option)
-            v = self.value(child, end_turns, alpha, beta, ply + 1)
+            v = self.value(child, end_turns, alpha, beta, ply + 1, True)
             if maximize:
                 if v > best_v:
                     best_v, best = v, option
@@ -178,7 +184,10 @@ class Searcher:
 
         def priority(o: Option) -> tuple[int, int, int]:
             mode = _MODE_ORDER.get(o.mode, 5) if isinstance(o, Play) else 0
-            return (0 if o == hint else 1, -history.get((kind, o), 0), mode)
+            # An option equals no None; Play's == and hash run as Python code: skip them
+            # where they cannot count.
+            first = 0 if hint is not None and (o is hint or o == hint) else 1
+            return (first, -history.get((kind, o), 0) if history else 0, mode)
         options.sort(key=priority)
         return options
 
@@ -200,7 +209,7 @@ class Searcher:
             rest = max(rest, 0.0)
             a_i = (alpha - total - hi * rest) / p
             b_i = (beta - total - lo * rest) / p
-            v = self.value(child, end_turns, max(a_i, lo), min(b_i, hi), ply + 1)
+            v = self.value(child, end_turns, max(a_i, lo), min(b_i, hi), ply + 1, True)
             if v >= b_i:
                 return total + p * v + lo * rest  # a lower bound, at least beta
             if v <= a_i:
