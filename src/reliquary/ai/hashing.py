@@ -22,24 +22,34 @@ def _packs(p: Piece) -> bool:
     return 0 <= p.sq < 1024 and 0 <= p.hp < 256 and 0 <= p.max_hp < 256
 
 
-# Each key hashes one flat tuple: the fixed fields, then one number a piece (the piece's
-# fields packed into bits, or a tuple of them when they do not fit: never equal to a
-# number). It tells positions apart exactly as a tuple of per-piece tuples would, at a
-# fraction of the cost: hashing runs at every node of the search.
+# Each key hashes one flat tuple: the fields both keys read (:func:`shared_fields`,
+# one nested tuple), the key's own fields, then one number a piece (the piece's fields
+# packed into bits, or a tuple of them when they do not fit: never equal to a number).
+# It tells positions apart exactly as a tuple of per-piece tuples would, at a fraction
+# of the cost: hashing runs at every node of the search.
 
-def position_key(state: State) -> int:
-    """A hash of everything that decides the future of ``state``."""
+def shared_fields(state: State) -> tuple[object, ...]:
+    """What both :func:`position_key` and :func:`repetition_key` read of ``state``:
+    worked out once where both keys are needed (the search's turn starts)."""
+    s = state
+    return (
+        s.ruins, s.relic_sq[0], s.relic_sq[1],
+        tuple(sorted(s.hands[0])), tuple(sorted(s.hands[1])), s.waiting,
+        s.vigil, s.eventful, s.current, s.played, s.first, s.rites[0], s.rites[1],
+        s.pool[0], s.pool[1], s.grave_used[0], s.grave_used[1], s.factions[0],
+        s.factions[1], tuple(s.stack), s.result,
+    )
+
+
+def position_key(state: State, shared: tuple[object, ...] | None = None) -> int:
+    """A hash of everything that decides the future of ``state``. ``shared``: its
+    :func:`shared_fields`, if the caller has them."""
     s = state
     key: list[object] = [
-        s.ruins,
-        s.relic_sq[0], s.relic_sq[1], s.relic_carrier[0], s.relic_carrier[1],
-        tuple(sorted(s.hands[0])), tuple(sorted(s.hands[1])), s.waiting,
-        s.vigil, s.eventful, s.rounds, s.turns_taken[0], s.turns_taken[1],
-        s.current, s.played, s.first,
-        s.rites[0], s.rites[1], tuple(s.rite_draft), s.pool[0], s.pool[1],
-        s.grave_used[0], s.grave_used[1], s.factions[0], s.factions[1],
-        s.secret_faction[0], s.secret_faction[1], s.placed[0], s.placed[1], s.dealt,
-        tuple(s.stack), s.result,
+        shared if shared is not None else shared_fields(s),
+        s.relic_carrier[0], s.relic_carrier[1], s.rounds, s.turns_taken[0],
+        s.turns_taken[1], tuple(s.rite_draft), s.secret_faction[0], s.secret_faction[1],
+        s.placed[0], s.placed[1], s.dealt,
     ]
     for p in s.pieces.values():
         if _packs(p):
@@ -49,10 +59,11 @@ def position_key(state: State) -> int:
     return hash(tuple(key))
 
 
-def repetition_key(state: State) -> int:
+def repetition_key(state: State, shared: tuple[object, ...] | None = None) -> int:
     """A hash of a position as a player sees it at the start of a turn, without the
     counters that only grow (rounds, turns taken, piece ids): the same key twice in a
     game is a repeated position, the loop that would run to the round cap (D19).
+    ``shared``: its :func:`shared_fields`, if the caller has them.
 
     A regrouped Minion is a new piece with a new id, so pieces are described by what
     they are and where they stand (in the order of their squares: one piece a square),
@@ -62,12 +73,9 @@ def repetition_key(state: State) -> int:
     s = state
     regroups = tuple(s.regroups) if s.settings.regroup_limit is not None else ()
     key: list[object] = [
-        s.ruins, s.relic_sq[0], s.relic_sq[1], _carrier_sq(s, 0), _carrier_sq(s, 1),
-        tuple(sorted(s.hands[0])), tuple(sorted(s.hands[1])), s.waiting,
-        s.vigil, s.eventful, min(s.turns_taken[0], 1), min(s.turns_taken[1], 1),
-        s.current, s.played, s.first, s.rites[0], s.rites[1], s.pool[0], s.pool[1],
-        s.grave_used[0], s.grave_used[1], s.factions[0], s.factions[1], regroups,
-        tuple(s.stack), s.result,
+        shared if shared is not None else shared_fields(s),
+        _carrier_sq(s, 0), _carrier_sq(s, 1),
+        min(s.turns_taken[0], 1), min(s.turns_taken[1], 1), regroups,
     ]
     codes: list[int] = []  # the square first: sorted, they are in the squares' order
     odd: list[tuple[int, int, int, int]] = []  # the pieces that do not pack

@@ -40,7 +40,7 @@ from .evaluation import (
     home_threat,
     terminal_value,
 )
-from .hashing import at_turn_start, position_key, repetition_key
+from .hashing import at_turn_start, position_key, repetition_key, shared_fields
 from .planning import PlanningAgent
 
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -114,12 +114,14 @@ class Searcher:
             return terminal_value(s, self.me, ply)
         self._tick()
         rkey: int | None = None
+        shared: tuple[object, ...] | None = None
         if self.seen is not None and at_turn_start(s):
-            rkey = repetition_key(s)
+            shared = shared_fields(s)  # what both keys read, worked out once
+            rkey = repetition_key(s, shared)
             if ply > 0 and (rkey in self.seen or rkey in self.path):
                 self.repetitions += 1
                 return -self.weights.contempt  # a loop: a draw, with contempt
-        key = position_key(s)
+        key = position_key(s, shared)
         remaining = end_turns - s.turns_taken[0] - s.turns_taken[1]
         if remaining <= 0:
             if (end_turns - self.base_end < self.extend and not s.is_chance
@@ -188,7 +190,8 @@ class Searcher:
             # where they cannot count.
             first = 0 if hint is not None and (o is hint or o == hint) else 1
             return (first, -history.get((kind, o), 0) if history else 0, mode)
-        options.sort(key=priority)
+        if len(options) > 1:
+            options.sort(key=priority)
         return options
 
     def _chance(self, s: State, end_turns: int, alpha: float, beta: float, ply: int) -> float:
