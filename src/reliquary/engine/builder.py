@@ -75,8 +75,7 @@ class Builder:
         piece.max_hp = full
         piece.veiled, piece.aegis = veiled, aegis
         s.next_id += 1
-        s.pieces[piece.id] = piece
-        s.board[sq] = piece.id
+        s._add_piece(piece)
         return self
 
     def hero(self, owner: int, square: str, **kw: Any) -> Builder:

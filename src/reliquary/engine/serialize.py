@@ -155,6 +155,7 @@ def _build(data: dict[str, Any], content: Content) -> State:
             raise NotationError(f"pieces[{i}].kind: expected 'hero' or 'minion'")
         state.pieces[piece.id] = piece
         state.board[sq] = piece.id
+    state._index_pieces()
     state.next_id = int(data["next_id"])
     for p, side in enumerate(SIDES):
         relic = data["relics"][side]

@@ -83,9 +83,8 @@ class _Line:
     """An attack line as the rules read it: the content's :class:`AttackLine` (a pydantic
     model) copied into plain typed fields, fast to read from compiled code."""
 
-    def __init__(self, line: AttackLine, index: int) -> None:
+    def __init__(self, line: AttackLine) -> None:
         self.source = line
-        self.index = index  # its number in its tables (for memos keyed by line)
         self.effect: str = line.effect
         self.damage = line.damage
         self.push = line.push
@@ -147,21 +146,20 @@ class _Tables:
                       for sq in range(geo.area)}
         # The (Hero, Minion) lines of each unique card, and of each faction for the
         # generic cards (T3); an «any» line is both.
-        self.lines: list[_Line] = []
         self.card_lines: dict[str, tuple[_Line, _Line]] = {}
         for card in content.cards:
             attack = card.attack
             if attack == "faction":
                 continue
             if attack.any is not None:
-                line = self._new_line(attack.any)
+                line = _Line(attack.any)
                 self.card_lines[card.id] = (line, line)
             else:
                 assert attack.hero is not None and attack.minion is not None
-                self.card_lines[card.id] = (self._new_line(attack.hero),
-                                            self._new_line(attack.minion))
+                self.card_lines[card.id] = (_Line(attack.hero),
+                                            _Line(attack.minion))
         self.faction_lines = {
-            faction.id: (self._new_line(faction.hero), self._new_line(faction.minion))
+            faction.id: (_Line(faction.hero), _Line(faction.minion))
             for faction in content.factions}
         # The play options, made once: options are values, so they can be shared.
         self.plays = {card.id: {mode: Play(card.id, mode) for mode in MODES}
@@ -192,10 +190,6 @@ class _Tables:
         self.card_info = {card.id: _CardInfo(self.plays[card.id], self.moves[card.id],
                                              self.card_lines.get(card.id))
                           for card in content.cards}
-
-    def _new_line(self, line: AttackLine) -> _Line:
-        self.lines.append(_Line(line, len(self.lines)))
-        return self.lines[-1]
 
     @classmethod
     def of(cls, content: Content, size: int) -> _Tables:
@@ -239,7 +233,13 @@ class State:
         area = self.geometry.area
         self.board: list[int] = [EMPTY] * area
         self.ruins = 0  # bitmask of Ruin squares
+        #: The pieces on the board by id. The engine changes it only through
+        #: :meth:`_add_piece` and :meth:`_kill` (or :meth:`_index_pieces` after building a
+        #: position), which keep ``_own`` in step.
         self.pieces: dict[int, Piece] = {}
+        #: Each player's pieces in ``pieces``' order: the rules' loops read one player's
+        #: pieces from a list rather than filtering the dict.
+        self._own: list[list[Piece]] = [[], []]
         self.next_id = 0
         self.factions: list[str | None] = [None, None]
         self.secret_faction: list[str | None] = [None, None]  # S3, hidden until both chose
@@ -303,7 +303,14 @@ class State:
         self._tables = src._tables
         self.board = src.board[:]
         self.ruins = src.ruins
-        self.pieces = {pid: p.copy() for pid, p in src.pieces.items()}
+        pieces: dict[int, Piece] = {}
+        own: list[list[Piece]] = [[], []]
+        for pid, p in src.pieces.items():
+            p = p.copy()
+            pieces[pid] = p
+            own[p.owner].append(p)
+        self.pieces = pieces
+        self._own = own
         self.next_id = src.next_id
         self.factions = src.factions[:]
         self.secret_faction = src.secret_faction[:]
@@ -412,8 +419,18 @@ class State:
         frame = self.stack.pop()
         self._options = None
         kind: str = frame[0]
-        if kind == "play":  # the decision of every turn, called directly (as in _advance)
+        # The usual decisions of a turn called directly (compiled: a native call rather
+        # than a call through the table, which has every kind).
+        if kind == "play":
             _do_play(self, frame, chosen)
+        elif kind == "mover":
+            _do_mover(self, frame, chosen)
+        elif kind == "destination":
+            _do_destination(self, frame, chosen)
+        elif kind == "attacker":
+            _do_attacker(self, frame, chosen)
+        elif kind == "target":
+            _do_target(self, frame, chosen)
         else:
             _HANDLERS[kind](self, frame, chosen)
         self._queue_grave_return()
@@ -445,6 +462,16 @@ class State:
                 self.stack.append(("grave_return", self._grave_trigger))
             self._grave_trigger = -1
 
+    def _add_piece(self, piece: Piece) -> None:
+        """Put a new piece on the board (its id not yet used)."""
+        self.pieces[piece.id] = piece
+        self._own[piece.owner].append(piece)
+        self.board[piece.sq] = piece.id
+
+    def _index_pieces(self) -> None:
+        """Rebuild ``_own`` from ``pieces`` (after a position was written directly)."""
+        self._own = [[p for p in self.pieces.values() if p.owner == player] for player in (0, 1)]
+
     # ------------------------------------------------------------------ queries
     def piece_at(self, sq: int) -> Piece | None:
         pid = self.board[sq]
@@ -469,8 +496,8 @@ class State:
         return self.pieces[pid].sq if pid >= 0 else self.relic_sq[relic_owner]
 
     def hero(self, player: int) -> Piece | None:
-        for p in self.pieces.values():
-            if p.owner == player and p.hero:
+        for p in self._own[player]:
+            if p.hero:
                 return p
         return None
 
@@ -489,8 +516,12 @@ class State:
         """The (Hero, Minion) lines of a card for a player's pieces."""
         lines = self._tables.card_info[card_id].lines
         if lines is None:  # a generic card: the faction's lines
-            lines = self._tables.faction_lines[self.factions[player] or ""]
+            return self._faction_lines(player)
         return lines
+
+    def _faction_lines(self, player: int) -> tuple[_Line, _Line]:
+        """The (Hero, Minion) lines of a player's faction: those of the generic cards (T3)."""
+        return self._tables.faction_lines[self.factions[player] or ""]
 
     def first_turn(self, player: int) -> bool:
         return self.turns_taken[player] == 0
@@ -542,12 +573,19 @@ class State:
 
     def _compute_options(self, frame: Frame) -> list[Option]:
         kind: str = frame[0]
-        # The decisions of every turn called directly (compiled: a native call rather
-        # than a call through the table, which has every kind).
+        # The usual decisions of a turn called directly (as in apply).
         if kind == "play":
             return _opt_play(self, frame)
+        if kind == "mover":
+            return _opt_mover(self, frame)
+        if kind == "destination":
+            return _opt_destination(self, frame)
         if kind == "lantern_step":
             return _opt_lantern_step(self, frame)
+        if kind == "attacker":
+            return _opt_attacker(self, frame)
+        if kind == "target":
+            return _opt_target(self, frame)
         return _OPTIONS[kind](self, frame)
 
     # ------------------------------------------------------------------ board primitives
@@ -575,8 +613,7 @@ class State:
             hp = faction.hero_hp if faction else 4
         piece = Piece(self.next_id, owner, hero, hp, sq, harrowed)
         self.next_id += 1
-        self.pieces[piece.id] = piece
-        self.board[sq] = piece.id
+        self._add_piece(piece)
         if self.events is not None:
             self._emit("place", piece, harrowed=harrowed)
         return piece
@@ -654,6 +691,7 @@ class State:
         self.board[sq] = EMPTY
         del self.pieces[piece.id]
         owner = piece.owner
+        self._own[owner].remove(piece)
         if piece.hero:  # V3, D18: at once, even mid-effect
             self._finish(Result(1 - owner, "hero_killed",
                                 detail=f"{PLAYER_NAMES[owner]} Hero killed at "
@@ -753,10 +791,8 @@ class State:
                         == friendly:
                     out.append(n)
             return out
-        for pid, p in pieces.items():
-            if pid == attacker.id or (p.owner == attacker.owner) != friendly:
-                continue
-            if geo.distance(sq, p.sq) <= line.range and (
+        for p in self._candidates(attacker, friendly):
+            if p is not attacker and geo.distance(sq, p.sq) <= line.range and (
                 not line.los or self.has_los(sq, p.sq, line.strict)
             ):
                 out.append(p.sq)
@@ -774,14 +810,17 @@ class State:
                         == friendly:
                     return True
             return False
-        for pid, p in pieces.items():
-            if pid == attacker.id or (p.owner == attacker.owner) != friendly:
-                continue
-            if geo.distance(sq, p.sq) <= line.range and (
+        for p in self._candidates(attacker, friendly):
+            if p is not attacker and geo.distance(sq, p.sq) <= line.range and (
                 not line.los or self.has_los(sq, p.sq, line.strict)
             ):
                 return True
         return False
+
+    def _candidates(self, attacker: Piece, friendly: bool) -> list[Piece]:
+        """The pieces a line may target: the attacker's side if friendly, else the enemy's
+        (the attacker itself is the caller's to skip)."""
+        return self._own[attacker.owner if friendly else 1 - attacker.owner]
 
     def _adjacent_enemies(self, owner: int, sq: int) -> list[int]:
         board, pieces = self.board, self.pieces
@@ -846,11 +885,10 @@ class State:
             reach = 1 if piece.veiled else 2
             n = self.geometry.size
             x, y = piece.sq % n, piece.sq // n
-            owner = piece.owner
-            for p in self.pieces.values():
+            for p in self._own[1 - piece.owner]:
                 # -reach <= d <= reach rather than abs(): compiled, abs() boxes its int
                 dx, dy = p.sq % n - x, p.sq // n - y
-                if p.owner != owner and -reach <= dx <= reach and -reach <= dy <= reach:
+                if -reach <= dx <= reach and -reach <= dy <= reach:
                     break
             else:
                 return False
@@ -861,32 +899,17 @@ class State:
         return self._has_target(piece, piece.sq, line) or self._has_lunge(piece, line)
 
     def _attackers(self, card_id: str) -> list[Piece]:
-        return [p for p in self.pieces.values()
-                if p.owner == self.current and self._attack_legal(p, self._line(card_id, p))]
+        return [p for p in self._own[self.current]
+                if self._attack_legal(p, self._line(card_id, p))]
 
-    def _can_attack(self, card_id: str, own: list[Piece], known: dict[int, bool]) -> bool:
-        """T6: whether some piece in ``own`` (the current player's) can attack with the card.
-
-        ``known`` remembers the answer per line and kind of piece: the generic cards
-        share the faction's lines, so one play decision asks the same question often.
-        """
-        hero_line, minion_line = self._lines(card_id, self.current)
-        return (self._line_can_attack(hero_line, True, own, known)
-                or self._line_can_attack(minion_line, False, own, known))
-
-    def _line_can_attack(self, line: _Line, hero: bool, own: list[Piece],
-                         known: dict[int, bool]) -> bool:
-        """Whether some piece in ``own`` of the kind ``hero`` can attack with ``line``."""
-        key = line.index * 2 + (1 if hero else 0)
-        legal = known.get(key)
-        if legal is None:
-            legal = False
-            for p in own:
-                if p.hero == hero and self._attack_legal(p, line):
-                    legal = True
-                    break
-            known[key] = legal
-        return legal
+    def _can_attack(self, lines: tuple[_Line, _Line]) -> bool:
+        """T6: whether some piece of the current player can attack with a card's (Hero,
+        Minion) lines."""
+        hero_line, minion_line = lines
+        for p in self._own[self.current]:
+            if self._attack_legal(p, hero_line if p.hero else minion_line):
+                return True
+        return False
 
     def _can_move(self, card_id: str) -> bool:
         """T6: whether some piece of the current player can MOVE with the card."""
@@ -895,8 +918,8 @@ class State:
     def _can_move_with(self, table: tuple[tuple[int, ...], ...]) -> bool:
         """:meth:`_can_move` given the card's MOVE table for the current player."""
         board = self.board
-        for p in self.pieces.values():
-            if p.owner == self.current and not p.veiled:
+        for p in self._own[self.current]:
+            if not p.veiled:
                 for d in table[p.sq]:
                     if board[d] == EMPTY:
                         return True
@@ -905,17 +928,15 @@ class State:
     def _movers(self, card_id: str) -> list[Piece]:
         table = self._tables.moves[card_id][self.current]
         board = self.board
-        return [p for p in self.pieces.values()
-                if p.owner == self.current and not p.veiled
-                and any(board[d] == EMPTY for d in table[p.sq])]
+        return [p for p in self._own[self.current]
+                if not p.veiled and any(board[d] == EMPTY for d in table[p.sq])]
 
     # ------------------------------------------------------------------ turn flow
     def _start_turn(self, player: int) -> None:
         self.current = player
         self.played = None
-        for p in self.pieces.values():
-            if p.owner == player:
-                p.aegis = False  # K-Aegis lasts until the start of your next turn
+        for p in self._own[player]:
+            p.aegis = False  # K-Aegis lasts until the start of your next turn
         self.stack = [("end_turn",), ("lantern_step",), ("play",)]
 
     def _end_turn(self) -> None:
@@ -933,10 +954,11 @@ class State:
             if self.waiting is not None:
                 hand.append(self.waiting)
             self.waiting = self.played
-        for p in self.pieces.values():
+        for p in self._own[player]:
             p.stepped = False
-            if p.owner == player:
-                p.veiled = False  # the owner's next turn is over
+            p.veiled = False  # the owner's next turn is over
+        for p in self._own[1 - player]:
+            p.stepped = False
         self.turns_taken[player] += 1
         if player != self.first:
             self._end_round()
@@ -980,13 +1002,8 @@ class State:
         if scores[0] != scores[1]:
             return Result(int(scores[1] > scores[0]), "vigil", scores, "higher Vigil score")
         # One pass over the pieces: each player's first Hero (as hero()) and Minions.
-        heroes: list[Piece | None] = [None, None]
-        minions = [0, 0]
-        for p in self.pieces.values():
-            if not p.hero:
-                minions[p.owner] += 1
-            elif heroes[p.owner] is None:
-                heroes[p.owner] = p
+        heroes = [self.hero(0), self.hero(1)]
+        minions = [sum(1 for p in self._own[player] if not p.hero) for player in (0, 1)]
         damage = [hero.max_hp - hero.hp if hero else 99 for hero in heroes]
         if damage[0] != damage[1]:
             return Result(int(damage[1] < damage[0]), "vigil", scores, "less damage to the Hero")
@@ -1143,19 +1160,27 @@ def _opt_play(s: State, frame: Frame) -> list[Option]:
     hand = s.hands[player]
     infos = s._tables.card_info
     options: list[Option] = []
-    own = [p for p in s.pieces.values() if p.owner == player]
     can_attack = not (s._no_attack_first and s.turns_taken[player] == 0)
     limit = s.settings.regroup_limit  # VAR1
     can_regroup = (s.pool[player] > 0 and s._has_empty_back_row(player)
                    and (limit is None or s.regroups[player] < limit))
     can_rite = bool(_rite_squares(s, player, s.rites[player]))
-    known: dict[int, bool] = {}  # attack legality per line (see State._can_attack)
+    # The generic cards share the faction's lines (T3): asked once, when first needed.
+    generic = -1  # -1 not asked yet, else 0 or 1
     for card_id in hand:
         info = infos[card_id]
         if s._can_move_with(info.moves[player]):
             options.append(info.move)
-        if can_attack and s._can_attack(card_id, own, known):
-            options.append(info.attack)
+        if can_attack:
+            lines = info.lines
+            if lines is not None:
+                attack = s._can_attack(lines)
+            else:
+                if generic < 0:
+                    generic = int(s._can_attack(s._faction_lines(player)))
+                attack = generic == 1
+            if attack:
+                options.append(info.attack)
         if can_regroup:
             options.append(info.regroup)
         if can_rite:
@@ -1214,8 +1239,8 @@ def _do_destination(s: State, frame: Frame, sq: Option) -> None:
 def _opt_escort(s: State, frame: Frame) -> list[Option]:
     mover = frame[1]
     options: list[Option] = []
-    current, board, pieces = s.current, s.board, s.pieces
-    for sq in sorted(p.sq for p in pieces.values() if p.owner == current and p.id != mover):
+    board, pieces = s.board, s.pieces
+    for sq in sorted(p.sq for p in s._own[s.current] if p.id != mover):
         steps = s._tables.steps[sq]
         options.extend(steps[to] for to in s._steps_of(pieces[board[sq]]))
     if options:
@@ -1444,8 +1469,8 @@ def _opt_swap(s: State, frame: Frame) -> list[Option]:
         return []
     geo = s.geometry
     options: list[Option] = sorted(
-        p.sq for p in s.pieces.values()
-        if p.owner == hero.owner and not p.hero
+        p.sq for p in s._own[hero.owner]
+        if not p.hero
         and geo.distance(hero.sq, p.sq) <= frame[2]
         and s.has_los(hero.sq, p.sq, strict=True)  # D20: a friendly target
     )
