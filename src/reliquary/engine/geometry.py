@@ -61,6 +61,10 @@ class Geometry:
             for y in range(n)
             for x in range(n)
         )
+        #: dist[a * area + b]: the distance between squares a and b (see distance); a
+        #: table, as the rules' loops ask it often (no division there).
+        self.dist: list[int] = [max(abs(a % n - b % n), abs(a // n - b // n))
+                                for a in range(self.area) for b in range(self.area)]
         self._between: dict[int, int] = {}
         self._straight: dict[int, int | None] = {}
 
@@ -101,10 +105,7 @@ class Geometry:
 
     def distance(self, a: int, b: int) -> int:
         """Chebyshev distance: a diagonal counts 1 (G1)."""
-        n = self.size
-        dx, dy = a % n - b % n, a // n - b // n
-        # Not abs(): compiled, abs() of an int goes through a boxed Python call.
-        return max(dx if dx >= 0 else -dx, dy if dy >= 0 else -dy)
+        return self.dist[a * self.area + b]
 
     def mirror(self, sq: int) -> int:
         """The square opposite through the board's centre (S2)."""
@@ -115,6 +116,11 @@ class Geometry:
         """The squares of the given row counted from a player's back row (0 = back row)."""
         rank = rank_from_back if player == 0 else self.size - 1 - rank_from_back
         return range(rank * self.size, (rank + 1) * self.size)
+
+    def rank_from_back(self, player: int, sq: int) -> int:
+        """The row of sq counted from a player's back row (0 = back row; see row_of)."""
+        rank = sq // self.size
+        return rank if player == 0 else self.size - 1 - rank
 
     def half_of(self, sq: int) -> int:
         """0 for Key's half, 1 for Skull's, -1 for the central row of an odd board."""

@@ -42,6 +42,8 @@ EMPTY: Final = -1
 RUIN: Final = -2
 Frame = tuple[Any, ...]
 MAX_PULL: Final = 99
+# The frames of every turn, made once (compiled code would build each tuple anew).
+_TURN_FRAMES: Final[tuple[Frame, ...]] = (("end_turn",), ("lantern_step",), ("play",))
 
 
 # Compiled (mypyc), a class pickles (OpenSpiel's states, worker processes) only when
@@ -114,7 +116,7 @@ class _CardInfo:
 
     def __init__(self, plays: dict[Mode, Play],
                  moves: tuple[tuple[tuple[int, ...], ...], ...],
-                 lines: tuple[_Line, _Line] | None) -> None:
+                 lines: tuple[_Line, _Line] | None, escort: bool) -> None:
         self.move = plays["move"]
         self.attack = plays["attack"]
         self.regroup = plays["regroup"]
@@ -122,6 +124,7 @@ class _CardInfo:
         self.pass_ = plays["pass"]
         self.moves = moves  # moves[player][sq] -> MOVE destinations (see _Tables.moves)
         self.lines = lines  # (Hero, Minion) lines; None: the faction's (a generic card)
+        self.escort = escort  # its MOVE lets another piece step (the Escort)
 
 
 @mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
@@ -141,9 +144,10 @@ class _Tables:
         self.factions = {faction.id: faction for faction in content.factions}
         self.rite_effects = {rite.id: rite.effect for rite in content.rites}
         self.passives: dict[str, str] = {f.id: f.passive for f in content.factions}
-        # The Escort's Step options, made once per (from, to) like the plays above.
-        self.steps = {sq: {to: Step(sq, to) for to in geo.neighbours[sq]}
-                      for sq in range(geo.area)}
+        # The Escort's Step options, made once like the plays below: steps[sq][i] goes
+        # to geo.neighbours[sq][i].
+        self.steps = tuple(tuple(Step(sq, to) for to in geo.neighbours[sq])
+                           for sq in range(geo.area))
         # The (Hero, Minion) lines of each unique card, and of each faction for the
         # generic cards (T3); an «any» line is both.
         self.card_lines: dict[str, tuple[_Line, _Line]] = {}
@@ -188,7 +192,7 @@ class _Tables:
                 ))
             self.moves[card.id] = tuple(per_player)
         self.card_info = {card.id: _CardInfo(self.plays[card.id], self.moves[card.id],
-                                             self.card_lines.get(card.id))
+                                             self.card_lines.get(card.id), card.escort)
                           for card in content.cards}
 
     @classmethod
@@ -284,6 +288,11 @@ class State:
         self._no_damage_first = settings.first_turn == "no_damage"
         self._no_attack_first = settings.first_turn == "no_attack"
         self._vigil_reset_any = settings.vigil_reset == "any"
+        self._pool_killed = settings.killed_minions == "pool"
+        limit = settings.regroup_limit
+        self._regroup_limit = -1 if limit is None else limit  # -1: no limit
+        self._vigil_start = settings.vigil_start
+        self._round_cap = settings.round_cap
 
     def clone(self) -> State:
         """An independent copy; applying options to it leaves this state unchanged."""
@@ -299,6 +308,10 @@ class State:
         self._no_damage_first = src._no_damage_first
         self._no_attack_first = src._no_attack_first
         self._vigil_reset_any = src._vigil_reset_any
+        self._pool_killed = src._pool_killed
+        self._regroup_limit = src._regroup_limit
+        self._vigil_start = src._vigil_start
+        self._round_cap = src._round_cap
         self.geometry = src.geometry
         self._tables = src._tables
         self.board = src.board[:]
@@ -555,15 +568,15 @@ class State:
                 self._end_turn()
                 self._queue_grave_return()
                 continue
+            if kind in _NEVER_EMPTY:  # options are worked out only when asked for
+                self._options = None
+                return
             auto = _AUTO.get(kind)
             if auto is not None:
                 self.stack.pop()
                 auto(self, frame)
                 self._queue_grave_return()  # an automatic push (Gale) can kill too
                 continue
-            if kind in _NEVER_EMPTY:  # options are worked out only when asked for
-                self._options = None
-                return
             options = self._compute_options(frame)
             if options:
                 self._options = options
@@ -706,7 +719,7 @@ class State:
             # the Minion under VAR4's `removed` too.
             self.grave_used[owner] = True
             self._grave_trigger = owner
-        elif self.settings.killed_minions == "pool":  # G11; VAR4: else it leaves the game
+        elif self._pool_killed:  # G11; VAR4: else it leaves the game
             self.pool[owner] += 1
 
     def _push(self, attacker_sq: int, piece: Piece, amount: int, pull: bool) -> bool:
@@ -791,8 +804,9 @@ class State:
                         == friendly:
                     out.append(n)
             return out
+        dist, base = geo.dist, sq * geo.area
         for p in self._candidates(attacker, friendly):
-            if p is not attacker and geo.distance(sq, p.sq) <= line.range and (
+            if p is not attacker and dist[base + p.sq] <= line.range and (
                 not line.los or self.has_los(sq, p.sq, line.strict)
             ):
                 out.append(p.sq)
@@ -800,18 +814,12 @@ class State:
         return out
 
     def _has_target(self, attacker: Piece, sq: int, line: _Line) -> bool:
-        """Whether :meth:`_targets` would find any (stops at the first: T6 checks)."""
-        geo, board, pieces = self.geometry, self.board, self.pieces
-        friendly = line.friendly
-        if line.melee:
-            for n in geo.neighbours[sq]:
-                pid = board[n]
-                if pid >= 0 and pid != attacker.id and (pieces[pid].owner == attacker.owner) \
-                        == friendly:
-                    return True
-            return False
-        for p in self._candidates(attacker, friendly):
-            if p is not attacker and geo.distance(sq, p.sq) <= line.range and (
+        """Whether :meth:`_targets` would find any (stops at the first: T6 checks). A melee
+        line's neighbours are the pieces in range 1 here, with no line of sight to check."""
+        geo = self.geometry
+        dist, base = geo.dist, sq * geo.area
+        for p in self._candidates(attacker, line.friendly):
+            if p is not attacker and dist[base + p.sq] <= line.range and (
                 not line.los or self.has_los(sq, p.sq, line.strict)
             ):
                 return True
@@ -828,53 +836,34 @@ class State:
                 if (pid := board[n]) >= 0 and pieces[pid].owner != owner]
 
     def _has_adjacent_enemy(self, owner: int, sq: int) -> bool:
-        board, pieces = self.board, self.pieces
-        for n in self.geometry.neighbours[sq]:
-            pid = board[n]
-            if pid >= 0 and pieces[pid].owner != owner:
-                return True
-        return False
+        """Whether an enemy of ``owner`` stands next to sq. It reads the enemies' squares,
+        not the board: a piece of ``owner`` stepping away (a lunge, Gale's step) leaves
+        the answer unchanged."""
+        dist, base = self.geometry.dist, sq * self.geometry.area
+        return any(dist[base + p.sq] == 1 for p in self._own[1 - owner])
 
     def _lunges(self, attacker: Piece, line: _Line) -> list[int]:
         """D8: squares the attacker may lunge to, keeping the attack legal."""
         if not line.adjacent or attacker.veiled:
             return []
-        out = []
         board = self.board
-        origin = attacker.sq
-        board[origin] = EMPTY
-        for n in self.geometry.neighbours[origin]:
-            if board[n] == EMPTY and self._has_adjacent_enemy(attacker.owner, n):
-                out.append(n)
-        board[origin] = attacker.id
-        return out
+        return [n for n in self.geometry.neighbours[attacker.sq]
+                if board[n] == EMPTY and self._has_adjacent_enemy(attacker.owner, n)]
 
     def _has_lunge(self, attacker: Piece, line: _Line) -> bool:
         """Whether :meth:`_lunges` would find any (stops at the first: T6 checks)."""
         if not line.adjacent or attacker.veiled:
             return False
         board = self.board
-        origin = attacker.sq
-        board[origin] = EMPTY  # as in _lunges: the attacker has left its square
-        found = False
-        for n in self.geometry.neighbours[origin]:
+        for n in self.geometry.neighbours[attacker.sq]:
             if board[n] == EMPTY and self._has_adjacent_enemy(attacker.owner, n):
-                found = True
-                break
-        board[origin] = attacker.id
-        return found
+                return True
+        return False
 
     def _gale_steps(self, attacker: Piece) -> list[int]:
         """Gale's step: mandatory when possible; only to squares next to an enemy."""
-        steps = self._steps_of(attacker)
-        if not steps:
-            return []
-        board = self.board
-        origin = attacker.sq
-        board[origin] = EMPTY
-        out = [n for n in steps if self._has_adjacent_enemy(attacker.owner, n)]
-        board[origin] = attacker.id
-        return out
+        return [n for n in self._steps_of(attacker)
+                if self._has_adjacent_enemy(attacker.owner, n)]
 
     def _attack_legal(self, piece: Piece, line: _Line) -> bool:
         """T6: an attack is legal only if its effect can be completed."""
@@ -883,12 +872,9 @@ class State:
         if line.needs_enemy_near:  # gale, or an adjacent line
             # Cheap rejection first: no enemy within reach of a step plus an adjacent hit.
             reach = 1 if piece.veiled else 2
-            n = self.geometry.size
-            x, y = piece.sq % n, piece.sq // n
+            dist, base = self.geometry.dist, piece.sq * self.geometry.area
             for p in self._own[1 - piece.owner]:
-                # -reach <= d <= reach rather than abs(): compiled, abs() boxes its int
-                dx, dy = p.sq % n - x, p.sq // n - y
-                if -reach <= dx <= reach and -reach <= dy <= reach:
+                if dist[base + p.sq] <= reach:
                     break
             else:
                 return False
@@ -899,8 +885,9 @@ class State:
         return self._has_target(piece, piece.sq, line) or self._has_lunge(piece, line)
 
     def _attackers(self, card_id: str) -> list[Piece]:
+        hero_line, minion_line = self._lines(card_id, self.current)
         return [p for p in self._own[self.current]
-                if self._attack_legal(p, self._line(card_id, p))]
+                if self._attack_legal(p, hero_line if p.hero else minion_line)]
 
     def _can_attack(self, lines: tuple[_Line, _Line]) -> bool:
         """T6: whether some piece of the current player can attack with a card's (Hero,
@@ -937,13 +924,13 @@ class State:
         self.played = None
         for p in self._own[player]:
             p.aegis = False  # K-Aegis lasts until the start of your next turn
-        self.stack = [("end_turn",), ("lantern_step",), ("play",)]
+        self.stack = list(_TURN_FRAMES)
 
     def _end_turn(self) -> None:
         player = self.current
         # V3 (D18): after the end-of-turn passive.
         carrier = self.carrier_of(1 - player)
-        if carrier is not None and carrier.sq in self._tables.back_row[player]:
+        if carrier is not None and self.geometry.rank_from_back(player, carrier.sq) == 0:
             self._finish(Result(player, "relic_home",
                                 detail=f"{PLAYER_NAMES[player]} brought the relic home to "
                                        f"{self.geometry.name(carrier.sq)}"))
@@ -970,7 +957,7 @@ class State:
         """V1, D7: the Vigil at the end of each round; V2 at 0; D19 cap."""
         self.rounds += 1
         if self.eventful:
-            self.vigil = self.settings.vigil_start  # V1; VAR3
+            self.vigil = self._vigil_start  # V1; VAR3
         else:
             self.vigil -= 1
         self.eventful = False
@@ -978,7 +965,7 @@ class State:
             self._emit("vigil", value=self.vigil, round=self.rounds)
         if self.vigil <= 0:
             self._finish(self.vigil_result())
-        elif self.rounds >= self.settings.round_cap:
+        elif self.rounds >= self._round_cap:
             self._finish(Result(None, "round_cap",
                                 detail=f"no result after {self.rounds} rounds (D19)"))
 
@@ -1086,7 +1073,7 @@ def _do_deal(s: State, frame: Frame, card: Option) -> None:
     s.first = 0 if s._tables.cards[card].seal == "key" else 1
     if s.events is not None:
         s._emit("first", player=s.first, card=card)
-    s.vigil = s.settings.vigil_start  # S4; VAR3
+    s.vigil = s._vigil_start  # S4; VAR3
     s.stack.append(("rite", 1 - s.first))
 
 
@@ -1161,9 +1148,9 @@ def _opt_play(s: State, frame: Frame) -> list[Option]:
     infos = s._tables.card_info
     options: list[Option] = []
     can_attack = not (s._no_attack_first and s.turns_taken[player] == 0)
-    limit = s.settings.regroup_limit  # VAR1
+    limit = s._regroup_limit  # VAR1
     can_regroup = (s.pool[player] > 0 and s._has_empty_back_row(player)
-                   and (limit is None or s.regroups[player] < limit))
+                   and (limit < 0 or s.regroups[player] < limit))
     can_rite = bool(_rite_squares(s, player, s.rites[player]))
     # The generic cards share the faction's lines (T3): asked once, when first needed.
     generic = -1  # -1 not asked yet, else 0 or 1
@@ -1207,7 +1194,7 @@ def _do_play(s: State, frame: Frame, option: Option) -> None:
     elif mode == "rite":
         s.stack.append(("rite_effect", s.rites[s.current]))
         s.rites[s.current] = None  # played: out of the game
-        s.vigil = s.settings.vigil_start  # T5, D7; VAR3
+        s.vigil = s._vigil_start  # T5, D7; VAR3
         s.eventful = True
 
 
@@ -1232,17 +1219,20 @@ def _do_destination(s: State, frame: Frame, sq: Option) -> None:
     if s.events is not None:
         s._emit("move", piece, to=sq)
     s._relocate(piece, sq, by_enemy=False)  # a MOVE jumps (T2) and is not a step
-    if s._tables.cards[frame[2]].escort:
+    if s._tables.card_info[frame[2]].escort:
         s.stack.append(("escort", piece.id))
 
 
 def _opt_escort(s: State, frame: Frame) -> list[Option]:
     mover = frame[1]
     options: list[Option] = []
-    board, pieces = s.board, s.pieces
-    for sq in sorted(p.sq for p in s._own[s.current] if p.id != mover):
-        steps = s._tables.steps[sq]
-        options.extend(steps[to] for to in s._steps_of(pieces[board[sq]]))
+    board, neighbours, steps = s.board, s.geometry.neighbours, s._tables.steps
+    # Each other piece's steps (as _steps_of: none while veiled), by square.
+    for sq in sorted(p.sq for p in s._own[s.current] if p.id != mover and not p.veiled):
+        sq_steps = steps[sq]
+        for i, to in enumerate(neighbours[sq]):
+            if board[to] == EMPTY:
+                options.append(sq_steps[i])
     if options:
         options.append(PASS)
     return options
