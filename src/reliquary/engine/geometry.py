@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from functools import cache
+from typing import Final
 
 from mypy_extensions import mypyc_attr
 
@@ -25,6 +26,16 @@ DIRECTIONS: tuple[tuple[int, int], ...] = (
     (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1),
 )
 FILES = "abcdefghijklmnopqrstuvwxyz"
+
+
+# straight_squares' memo for "not aligned" (None there means "not asked yet"); told apart
+# by its value, not identity, as a pickled Geometry carries a copy.
+_NOT_ALIGNED: Final[tuple[int, ...]] = (-1,)
+
+
+def _squares_of(mask: int) -> tuple[int, ...]:
+    """The squares of a bitmask, in increasing order."""
+    return tuple(sq for sq in range(mask.bit_length()) if mask >> sq & 1)
 
 
 def nearest_direction(dx: int, dy: int) -> tuple[int, int]:
@@ -67,6 +78,11 @@ class Geometry:
                                 for a in range(self.area) for b in range(self.area)]
         self._between: dict[int, int] = {}
         self._straight: dict[int, int | None] = {}
+        # The same squares as tuples, by a * area + b, filled as asked (see
+        # between_squares): the rules test each square rather than the bits of a mask,
+        # which exceed a machine word on most boards (compiled, a boxed integer).
+        self._between_sq: list[tuple[int, ...] | None] = [None] * (self.area * self.area)
+        self._straight_sq: list[tuple[int, ...] | None] = [None] * (self.area * self.area)
 
     @staticmethod
     @cache
@@ -173,6 +189,24 @@ class Geometry:
                 if inside and all(en * ld < ln * ed for en, ed in enters for ln, ld in leaves):
                     mask |= 1 << sq
         return mask
+
+    def between_squares(self, a: int, b: int) -> tuple[int, ...]:
+        """The squares of :meth:`between`, in increasing order."""
+        key = a * self.area + b
+        squares = self._between_sq[key]
+        if squares is None:
+            squares = self._between_sq[key] = _squares_of(self.between(a, b))
+        return squares
+
+    def straight_squares(self, a: int, b: int) -> tuple[int, ...] | None:
+        """The squares of :meth:`straight_between` in increasing order, or None if a and b
+        are not aligned."""
+        key = a * self.area + b
+        squares = self._straight_sq[key]
+        if squares is None:
+            mask = self.straight_between(a, b)
+            squares = self._straight_sq[key] = _NOT_ALIGNED if mask is None else _squares_of(mask)
+        return None if squares and squares[0] < 0 else squares
 
     def straight_between(self, a: int, b: int) -> int | None:
         """For ``los=straight``: squares strictly between a and b on their row, column

@@ -777,18 +777,17 @@ class State:
         target = self.board[b]
         carrier = (not strict and target >= 0
                    and (self.relic_carrier[0] == target or self.relic_carrier[1] == target))
-        if self._geometric_los:
-            return carrier or not (self.geometry.between(a, b) & self.ruins)
-        mask = self.geometry.straight_between(a, b)
-        if mask is None:
-            return False
         board = self.board
-        while mask:
-            low = mask & -mask
-            v = board[low.bit_length() - 1]
+        if self._geometric_los:  # no Ruin between (board[sq] == RUIN: the bits of ruins)
+            return carrier or not any(board[sq] == RUIN
+                                      for sq in self.geometry.between_squares(a, b))
+        squares = self.geometry.straight_squares(a, b)
+        if squares is None:
+            return False
+        for sq in squares:
+            v = board[sq]
             if v >= 0 or (v == RUIN and not carrier):
                 return False
-            mask ^= low
         return True
 
     # ------------------------------------------------------------------ attack geometry
@@ -1054,8 +1053,8 @@ def _do_faction(s: State, frame: Frame, fid: Option) -> None:
 
 
 def _opt_deal(s: State, frame: Frame) -> list[Option]:
-    first, second = s.hands
-    return [c for c in s._tables.card_ids if c not in first and c not in second]
+    dealt = {*s.hands[0], *s.hands[1]}
+    return [c for c in s._tables.card_ids if c not in dealt]
 
 
 def _do_deal(s: State, frame: Frame, card: Option) -> None:
