@@ -419,10 +419,17 @@ class State:
         # The legal option equal to ``option``; a bool is no square or die face (True == 1).
         chosen: Option | None = None
         if type(option) is not bool:
+            # Options are distinct values: the one that *is* the option (the usual case,
+            # no compare at all) or else the one equal to it.
             for legal in options:
-                if legal is option or legal == option:  # `is`: the usual case, no compare
+                if legal is option:
                     chosen = legal
                     break
+            else:
+                for legal in options:
+                    if legal == option:
+                        chosen = legal
+                        break
         if chosen is None:
             frame = self.stack[-1]
             raise IllegalOptionError(
@@ -864,36 +871,47 @@ class State:
         return [n for n in self._steps_of(attacker)
                 if self._has_adjacent_enemy(attacker.owner, n)]
 
-    def _attack_legal(self, piece: Piece, line: _Line) -> bool:
-        """T6: an attack is legal only if its effect can be completed."""
+    def _attack_legal(self, piece: Piece, line: _Line, near: int = -1) -> bool:
+        """T6: an attack is legal only if its effect can be completed. ``near``: the
+        distance from the piece to the nearest enemy (:meth:`_enemy_distance`), if known."""
         if line.always_legal:  # aegis, rapture
             return True
+        if near < 0:
+            near = self._enemy_distance(piece)
+        # Cheap rejections first.
         if line.needs_enemy_near:  # gale, or an adjacent line
-            # Cheap rejection first: no enemy within reach of a step plus an adjacent hit.
-            reach = 1 if piece.veiled else 2
-            dist, base = self.geometry.dist, piece.sq * self.geometry.area
-            for p in self._own[1 - piece.owner]:
-                if dist[base + p.sq] <= reach:
-                    break
-            else:
+            if near > (1 if piece.veiled else 2):  # no enemy within a step and a hit
                 return False
+        elif not line.friendly and near > line.range:  # no enemy within range
+            return False
         if line.gale:
             if self._steps_of(piece):
                 return bool(self._gale_steps(piece))
             return self._has_adjacent_enemy(piece.owner, piece.sq)
         return self._has_target(piece, piece.sq, line) or self._has_lunge(piece, line)
 
+    def _enemy_distance(self, piece: Piece) -> int:
+        """The distance from a piece to the nearest enemy (the board's area if none)."""
+        geo = self.geometry
+        dist, base = geo.dist, piece.sq * geo.area
+        nearest = geo.area
+        for p in self._own[1 - piece.owner]:
+            d = dist[base + p.sq]
+            if d < nearest:
+                nearest = d
+        return nearest
+
     def _attackers(self, card_id: str) -> list[Piece]:
         hero_line, minion_line = self._lines(card_id, self.current)
         return [p for p in self._own[self.current]
                 if self._attack_legal(p, hero_line if p.hero else minion_line)]
 
-    def _can_attack(self, lines: tuple[_Line, _Line]) -> bool:
+    def _can_attack(self, lines: tuple[_Line, _Line], near: list[int]) -> bool:
         """T6: whether some piece of the current player can attack with a card's (Hero,
-        Minion) lines."""
+        Minion) lines; ``near[i]``: the :meth:`_enemy_distance` of the i-th piece."""
         hero_line, minion_line = lines
-        for p in self._own[self.current]:
-            if self._attack_legal(p, hero_line if p.hero else minion_line):
+        for i, p in enumerate(self._own[self.current]):
+            if self._attack_legal(p, hero_line if p.hero else minion_line, near[i]):
                 return True
         return False
 
@@ -1153,6 +1171,8 @@ def _opt_play(s: State, frame: Frame) -> list[Option]:
     can_rite = bool(_rite_squares(s, player, s.rites[player]))
     # The generic cards share the faction's lines (T3): asked once, when first needed.
     generic = -1  # -1 not asked yet, else 0 or 1
+    # Each piece's distance to the nearest enemy, asked by every attack check.
+    near = [s._enemy_distance(p) for p in s._own[player]] if can_attack else []
     for card_id in hand:
         info = infos[card_id]
         if s._can_move_with(info.moves[player]):
@@ -1160,10 +1180,10 @@ def _opt_play(s: State, frame: Frame) -> list[Option]:
         if can_attack:
             lines = info.lines
             if lines is not None:
-                attack = s._can_attack(lines)
+                attack = s._can_attack(lines, near)
             else:
                 if generic < 0:
-                    generic = int(s._can_attack(s._faction_lines(player)))
+                    generic = int(s._can_attack(s._faction_lines(player), near))
                 attack = generic == 1
             if attack:
                 options.append(info.attack)
