@@ -73,9 +73,10 @@ class Geometry:
             for x in range(n)
         )
         #: dist[a * area + b]: the distance between squares a and b (see distance); a
-        #: table, as the rules' loops ask it often (no division there).
-        self.dist: list[int] = [max(abs(a % n - b % n), abs(a // n - b // n))
-                                for a in range(self.area) for b in range(self.area)]
+        #: table, as the rules' loops ask it often (no division there). Bytes: compiled,
+        #: reading one is a plain load, with no int object to count references of.
+        self.dist = bytes(max(abs(a % n - b % n), abs(a // n - b // n))
+                          for a in range(self.area) for b in range(self.area))
         self._between: dict[int, int] = {}
         self._straight: dict[int, int | None] = {}
         # The same squares as tuples, by a * area + b, filled as asked (see
