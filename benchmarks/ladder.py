@@ -231,7 +231,7 @@ def main(argv: list[str] | None = None) -> None:
                                          round_cap=args.round_cap, workers=args.workers)
             rows.append(summary)
             log(f"{strongest} vs openspiel-mcts: {pct(summary['score_a'])} "
-                f"({summary['bot_simulations_per_move']} simulations per move)")
+                f"({summary.get('bot_simulations_per_move')} simulations per move)")
         except ImportError as err:
             log(f"OpenSpiel not available ({err}); skipped")
 

@@ -40,6 +40,8 @@ class TimedMCTSBot:
         self.bot = mcts.MCTSBot(game, uct_c, 1, mcts.RandomRolloutEvaluator(1, rng),
                                 random_state=rng)
         self.simulations = 0
+        self.decisions = 0
+        self.thinking = 0.0  # seconds
 
     def step(self, state: Any) -> int:
         sims = max(2, int(self.rate * self.seconds))
@@ -47,8 +49,12 @@ class TimedMCTSBot:
         started = time.perf_counter()
         action = int(self.bot.step(state))
         spent = max(time.perf_counter() - started, 1e-3)
-        self.rate = 0.5 * self.rate + 0.5 * sims / spent
+        # A solved tree stops early: its apparent rate would be far too high, so the
+        # estimate may at most double a move.
+        self.rate = 0.5 * self.rate + 0.5 * min(sims / spent, 4.0 * self.rate)
         self.simulations += sims
+        self.decisions += 1
+        self.thinking += spent
         return action
 
 
@@ -68,12 +74,16 @@ def play_one(args: tuple[str, int, int, float, int, int]) -> dict[str, Any]:
     chance = np.random.RandomState(seed * 1000 + index + 900)
     state = game.new_initial_state()
     started = time.perf_counter()
+    our_thinking, our_turns = 0.0, set()
     while not state.is_terminal():
         if state.is_chance_node():
             actions, probs = zip(*state.chance_outcomes(), strict=True)
             state.apply_action(int(chance.choice(actions, p=probs)))
         elif state.current_player() == our_seat:
+            t0 = time.perf_counter()
             option = ours.choose(state.engine)
+            our_thinking += time.perf_counter() - t0
+            our_turns.add(state.engine.turns_taken[our_seat])
             state.apply_action(state.action_of(option))
         else:
             state.apply_action(bot.step(state))
@@ -82,7 +92,10 @@ def play_one(args: tuple[str, int, int, float, int, int]) -> dict[str, Any]:
             "winner": None if winner is None else ("a" if winner == our_seat else "b"),
             "reason": state.engine.result.reason if state.engine.result else "",
             "rounds": state.engine.rounds, "seconds": time.perf_counter() - started,
-            "bot_simulations_per_move": round(bot.rate * seconds)}
+            "bot_decisions": bot.decisions,
+            "bot_simulations_per_move": round(bot.simulations / max(bot.decisions, 1)),
+            "bot_seconds_per_move": round(bot.thinking / max(bot.decisions, 1), 4),
+            "our_seconds_per_turn": round(our_thinking / max(len(our_turns), 1), 4)}
 
 
 def run(agent: str, games: int, seconds: float, seed: int = 1, size: int = 8,
@@ -113,8 +126,14 @@ def run(agent: str, games: int, seconds: float, seed: int = 1, size: int = 8,
                             max_turn_seconds=(0.0, 0.0)) for r in results]
     summary = summarize(outcomes, time.perf_counter() - started)
     summary["agent_a"], summary["agent_b"] = agent, "openspiel-mcts"
-    summary["bot_simulations_per_move"] = round(
-        sum(r["bot_simulations_per_move"] for r in results) / len(results))
+    decisions = sum(r.get("bot_decisions", 0) for r in results)
+    if decisions:  # per decision over every game (files before these fields lack them)
+        summary["bot_simulations_per_move"] = round(sum(
+            r["bot_simulations_per_move"] * r["bot_decisions"] for r in results) / decisions)
+        summary["bot_seconds_per_move"] = round(sum(
+            r["bot_seconds_per_move"] * r["bot_decisions"] for r in results) / decisions, 4)
+        summary["our_seconds_per_turn"] = round(
+            sum(r["our_seconds_per_turn"] for r in results) / len(results), 4)
     return summary
 
 

@@ -3,9 +3,6 @@ rule variants (RULES.md §11)."""
 
 from __future__ import annotations
 
-import random
-
-from reliquary import Settings, default_content
 from reliquary.ai import get_agent
 from reliquary.ai.evaluation import (
     Weights,
@@ -13,7 +10,6 @@ from reliquary.ai.evaluation import (
     evaluate,
     regroupable,
     vigil_clock,
-    vigil_leader,
 )
 from reliquary.ai.hashing import at_turn_start, repetition_key
 from reliquary.ai.search import SearchAgent
@@ -230,19 +226,3 @@ def test_a_minion_the_player_to_move_can_strike_is_en_prise(build) -> None:
     without = Weights(minion_en_prise=0.0)
     plain = evaluate(far, KEY, without) - evaluate(near, KEY, without)
     assert with_term - plain == Weights().minion_en_prise
-
-
-def test_the_vigil_leader_is_the_engines_v2_verdict() -> None:
-    """vigil_leader (the evaluation's V2, without making a Result) names the winner of
-    State.vigil_result() in every position of a few random games, variants included."""
-    checked = 0
-    for seed, settings in enumerate([Settings(), Settings(vigil_start=2),
-                                     Settings(killed_minions="removed", size=9)] * 4):
-        rng = random.Random(seed)
-        state = State(default_content(), settings)
-        while state.result is None:
-            if state.pieces:
-                assert vigil_leader(state) == state.vigil_result().winner
-                checked += 1
-            state.apply(rng.choice(state.legal_options()))
-    assert checked > 500

@@ -161,6 +161,27 @@ def test_V2_otherwise_a_draw(build):
     assert state.result.detail == "tied on every count"
 
 
+def test_V2_the_verdict_asked_before_the_vigil_runs_out(build):
+    """V2: vigil_leader() and vigil_result() (what the AI reads) name, one move early,
+    the winner and reason the Vigil's end then gives, on each of V2's counts."""
+    positions = [
+        build().hero(KEY, "a1").hero(SKULL, "h8").minion(KEY, "c6").carry(SKULL, "c6"),
+        build().hero(KEY, "a1", hp=3).hero(SKULL, "h8"),
+        build().hero(KEY, "a1").hero(SKULL, "h8").minion(SKULL, "c7").minion(KEY, "b1")
+        .minion(KEY, "c1"),
+        build().hero(KEY, "a1", hp=2).hero(SKULL, "h8", hp=2).minion(KEY, "b1")
+        .minion(SKULL, "c7"),
+    ]
+    winners = []
+    for b in positions:
+        state = b.set(vigil=1).to_move(SKULL).build()
+        leader, early = state.vigil_leader(), state.vigil_result()
+        act(state, "Vault:move", "h8", "h6")
+        assert state.result == early and leader == state.winner
+        winners.append(leader)
+    assert winners == [KEY, SKULL, KEY, None]
+
+
 # --------------------------------------------------------------------------- V3
 def test_V3_killing_the_enemy_hero_wins_at_once_mid_effect(build):
     """V3/D18: a player wins at once when the enemy Hero is killed, in the middle of an

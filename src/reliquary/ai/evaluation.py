@@ -247,32 +247,10 @@ def vigil_clock(state: State) -> tuple[int | None, int]:
     Minions; ``None`` for a tie). The second counts the end of the current round: if
     something has happened in it, the Vigil goes back to its start (V1, VAR3) there and
     then needs that many quiet rounds."""
-    leader = vigil_leader(state)
+    leader = state.vigil_leader()
     if state.eventful:
         return leader, state.settings.vigil_start + 1
     return leader, max(state.vigil, 1)
-
-
-def vigil_leader(state: State) -> int | None:
-    """Who would win if the Vigil ran out now: ``state.vigil_result().winner`` (V2:
-    carriers, then Hero damage, then Minions; ``None`` for a tie), without making the
-    Result, which costs more than the count in the search's every leaf. Kept in step
-    with :meth:`State.vigil_result` (tests/ai/test_vigil.py compares the two)."""
-    scores = state.vigil_scores()
-    if scores[0] != scores[1]:
-        return 1 if scores[1] > scores[0] else 0
-    damage = [99, 99]  # of each player's first Hero; 99: none
-    minions = [0, 0]
-    for p in state.pieces.values():
-        if not p.hero:
-            minions[p.owner] += 1
-        elif damage[p.owner] == 99:
-            damage[p.owner] = p.max_hp - p.hp
-    if damage[0] != damage[1]:
-        return 1 if damage[1] < damage[0] else 0
-    if minions[0] != minions[1]:
-        return 1 if minions[1] > minions[0] else 0
-    return None
 
 
 #: (content id, faction, Hero?) -> card -> (reach, most damage) of that card's line.

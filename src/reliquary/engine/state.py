@@ -1002,18 +1002,27 @@ class State:
 
     def vigil_result(self) -> Result:
         """V2: the result if the Vigil ran out now (scores, then Hero damage, then Minions)."""
+        winner, why = self._vigil_verdict()
+        return Result(winner, "vigil", self.vigil_scores(), why)
+
+    def vigil_leader(self) -> int | None:
+        """V2: who would win if the Vigil ran out now (None: tied on every count), as
+        :meth:`vigil_result` says, without making the Result (the AI asks at every leaf)."""
+        return self._vigil_verdict()[0]
+
+    def _vigil_verdict(self) -> tuple[int | None, str]:
+        """V2's winner and why: Vigil scores, then Hero damage, then Minions."""
         scores = self.vigil_scores()
         if scores[0] != scores[1]:
-            return Result(int(scores[1] > scores[0]), "vigil", scores, "higher Vigil score")
-        # One pass over the pieces: each player's first Hero (as hero()) and Minions.
+            return int(scores[1] > scores[0]), "higher Vigil score"
         heroes = [self.hero(0), self.hero(1)]
-        minions = [sum(1 for p in self._own[player] if not p.hero) for player in (0, 1)]
         damage = [hero.max_hp - hero.hp if hero else 99 for hero in heroes]
         if damage[0] != damage[1]:
-            return Result(int(damage[1] < damage[0]), "vigil", scores, "less damage to the Hero")
+            return int(damage[1] < damage[0]), "less damage to the Hero"
+        minions = [sum(1 for p in self._own[player] if not p.hero) for player in (0, 1)]
         if minions[0] != minions[1]:
-            return Result(int(minions[1] > minions[0]), "vigil", scores, "more Minions")
-        return Result(None, "vigil", scores, "tied on every count")
+            return int(minions[1] > minions[0]), "more Minions"
+        return None, "tied on every count"
 
     def _begin_game(self) -> None:
         self._start_turn(self.first)
