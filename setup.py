@@ -67,7 +67,7 @@ class BuildEngine(build_ext):
                   "python": sys.version.split()[0]}
         self._record_path().write_text(json.dumps(record, indent=1, sort_keys=True) + "\n",
                                        encoding="utf-8")
-        _say(f"compiled {len(HASHES)} modules (engine, AI evaluation) with mypyc")
+        _say(f"compiled {len(HASHES)} modules (engine; AI evaluation, hashing, search) with mypyc")
 
     def _record_path(self) -> Path:
         # The folder that receives reliquary.* extensions: src/reliquary in place
