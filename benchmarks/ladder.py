@@ -290,8 +290,12 @@ def main(argv: list[str] | None = None) -> None:
                 "yes" if lv["within_budget_10pct"] else "no")
             md.append(f"| {name} | {budget} | {lv['turns']} | {lv['mean_seconds']}s | "
                       f"{lv['max_seconds']}s | {ok} |")
-    md.append(f"\nThe `hard` row uses the level's own budget; the OpenSpiel row gives "
-              f"MCTSBot {args.time}s per decision. Total {meta['seconds']}s.")
+    notes = []
+    if args.hard_games:
+        notes.append("The `hard` row uses the level's own budget.")
+    if args.openspiel_games:
+        notes.append(f"The OpenSpiel row gives MCTSBot {args.time}s per decision.")
+    md.append("\n" + " ".join([*notes, f"Total {meta['seconds']}s."]))
     (RESULTS / f"{args.out}.md").write_text("\n".join(md) + "\n")
     print("\n".join(md))
 

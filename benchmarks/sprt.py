@@ -57,6 +57,8 @@ VERSIONS: dict[str, tuple[str, dict[str, Any]]] = {
     "v2-no-contempt": ("v2 without the repetition check", {"repetition": False}),
     "v2-no-en-prise": ("v2 without the Minion en prise term",
                        {"weights": {"minion_en_prise": 0.0}}),
+    "v2-no-clock": ("v2 without the Vigil clock (Minion en prise and contempt kept)",
+                    {"weights": {"vigil_clock": 0.0}}),
 }
 #: Tests of versions no longer in the code (their files are kept in results/superseded/):
 #: ``v1-vigil`` scored the clock as vigil_clock / r and had no Minion en prise term.
