@@ -179,15 +179,16 @@ class _Tables:
         self.relic_squares = tuple(
             tuple(sq for sq in self.half[p] if sq not in self.back_row[p]) for p in (0, 1)
         )
-        # moves[card][player][sq] -> destinations on the board (D1: turned for Skull).
+        # moves[card][player][sq] -> destinations on the board (D1: turned for Skull), in
+        # square order: the destination decision lists them without sorting.
         self.moves: dict[str, tuple[tuple[tuple[int, ...], ...], ...]] = {}
         for card in content.cards:
             per_player = []
             for player in (0, 1):
                 sign = 1 if player == 0 else -1
                 per_player.append(tuple(
-                    tuple(d for dx, dy in card.diagram
-                          if (d := geo.offset(sq, sign * dx, sign * dy)) >= 0)
+                    tuple(sorted(d for dx, dy in card.diagram
+                                 if (d := geo.offset(sq, sign * dx, sign * dy)) >= 0))
                     for sq in range(geo.area)
                 ))
             self.moves[card.id] = tuple(per_player)
@@ -575,7 +576,10 @@ class State:
                 self._end_turn()
                 self._queue_grave_return()
                 continue
-            if kind in _NEVER_EMPTY:  # options are worked out only when asked for
+            # Options are worked out only when asked for. The usual decisions of a turn
+            # by name first (compiled: a string compare costs less than the set lookup).
+            if (kind == "play" or kind == "mover" or kind == "destination"
+                    or kind == "attacker" or kind == "target" or kind in _NEVER_EMPTY):
                 self._options = None
                 return
             auto = _AUTO.get(kind)
@@ -901,10 +905,14 @@ class State:
                 nearest = d
         return nearest
 
-    def _attackers(self, card_id: str) -> list[Piece]:
+    def _attacker_squares(self, card_id: str) -> list[Option]:
+        """The squares of the pieces that can attack with the card (T6), sorted (the
+        attacker decision's options as they are)."""
         hero_line, minion_line = self._lines(card_id, self.current)
-        return [p for p in self._own[self.current]
-                if self._attack_legal(p, hero_line if p.hero else minion_line)]
+        squares: list[Option] = [p.sq for p in self._own[self.current]
+                   if self._attack_legal(p, hero_line if p.hero else minion_line)]
+        squares.sort()
+        return squares
 
     def _can_attack(self, lines: tuple[_Line, _Line], near: list[int]) -> bool:
         """T6: whether some piece of the current player can attack with a card's (Hero,
@@ -929,11 +937,15 @@ class State:
                         return True
         return False
 
-    def _movers(self, card_id: str) -> list[Piece]:
+    def _mover_squares(self, card_id: str) -> list[Option]:
+        """The squares of the pieces that can MOVE with the card, sorted (the mover
+        decision's options as they are)."""
         table = self._tables.moves[card_id][self.current]
         board = self.board
-        return [p for p in self._own[self.current]
-                if not p.veiled and any(board[d] == EMPTY for d in table[p.sq])]
+        squares: list[Option] = [p.sq for p in self._own[self.current]
+                   if not p.veiled and any(board[d] == EMPTY for d in table[p.sq])]
+        squares.sort()
+        return squares
 
     # ------------------------------------------------------------------ turn flow
     def _start_turn(self, player: int) -> None:
@@ -1227,7 +1239,7 @@ def _do_play(s: State, frame: Frame, option: Option) -> None:
 
 
 def _opt_mover(s: State, frame: Frame) -> list[Option]:
-    return sorted(p.sq for p in s._movers(frame[1]))
+    return s._mover_squares(frame[1])
 
 
 def _do_mover(s: State, frame: Frame, sq: Option) -> None:
@@ -1238,7 +1250,8 @@ def _do_mover(s: State, frame: Frame, sq: Option) -> None:
 def _opt_destination(s: State, frame: Frame) -> list[Option]:
     piece = s.pieces[frame[1]]
     board = s.board
-    return sorted(d for d in s._tables.moves[frame[2]][s.current][piece.sq] if board[d] == EMPTY)
+    # The table is in square order (see _Tables.moves).
+    return [d for d in s._tables.moves[frame[2]][s.current][piece.sq] if board[d] == EMPTY]
 
 
 def _do_destination(s: State, frame: Frame, sq: Option) -> None:
@@ -1272,7 +1285,7 @@ def _do_escort(s: State, frame: Frame, option: Option) -> None:
 
 
 def _opt_attacker(s: State, frame: Frame) -> list[Option]:
-    return sorted(p.sq for p in s._attackers(frame[1]))
+    return s._attacker_squares(frame[1])
 
 
 def _do_attacker(s: State, frame: Frame, sq: Option) -> None:
