@@ -117,6 +117,7 @@ class _CardInfo:
     def __init__(self, plays: dict[Mode, Play],
                  moves: tuple[tuple[tuple[int, ...], ...], ...],
                  lines: tuple[_Line, _Line] | None, escort: bool) -> None:
+        self.id = plays["move"].card
         self.move = plays["move"]
         self.attack = plays["attack"]
         self.regroup = plays["regroup"]
@@ -195,6 +196,17 @@ class _Tables:
         self.card_info = {card.id: _CardInfo(self.plays[card.id], self.moves[card.id],
                                              self.card_lines.get(card.id), card.escort)
                           for card in content.cards}
+        self._last = self.card_info[content.cards[0].id]  # see card()
+
+    def card(self, card_id: str) -> _CardInfo:
+        """``card_info[card_id]``. A turn's decisions ask again and again for the card
+        played: the last one found is kept and recognised by identity (frames hold the
+        content's own id strings), which costs less than the dict lookup; an equal id
+        that is another string object is simply looked up."""
+        info = self._last
+        if info.id is not card_id:
+            info = self._last = self.card_info[card_id]
+        return info
 
     @classmethod
     def of(cls, content: Content, size: int) -> _Tables:
@@ -535,7 +547,7 @@ class State:
 
     def _lines(self, card_id: str, player: int) -> tuple[_Line, _Line]:
         """The (Hero, Minion) lines of a card for a player's pieces."""
-        lines = self._tables.card_info[card_id].lines
+        lines = self._tables.card(card_id).lines
         if lines is None:  # a generic card: the faction's lines
             return self._faction_lines(player)
         return lines
@@ -582,7 +594,7 @@ class State:
                     or kind == "attacker" or kind == "target" or kind in _NEVER_EMPTY):
                 self._options = None
                 return
-            auto = _AUTO.get(kind)
+            auto = None if kind == "lantern_step" else _AUTO.get(kind)  # (each turn)
             if auto is not None:
                 self.stack.pop()
                 auto(self, frame)
@@ -925,7 +937,7 @@ class State:
 
     def _can_move(self, card_id: str) -> bool:
         """T6: whether some piece of the current player can MOVE with the card."""
-        return self._can_move_with(self._tables.moves[card_id][self.current])
+        return self._can_move_with(self._tables.card(card_id).moves[self.current])
 
     def _can_move_with(self, table: tuple[tuple[int, ...], ...]) -> bool:
         """:meth:`_can_move` given the card's MOVE table for the current player."""
@@ -940,7 +952,7 @@ class State:
     def _mover_squares(self, card_id: str) -> list[Option]:
         """The squares of the pieces that can MOVE with the card, sorted (the mover
         decision's options as they are)."""
-        table = self._tables.moves[card_id][self.current]
+        table = self._tables.card(card_id).moves[self.current]
         board = self.board
         squares: list[Option] = [p.sq for p in self._own[self.current]
                    if not p.veiled and any(board[d] == EMPTY for d in table[p.sq])]
@@ -1251,7 +1263,7 @@ def _opt_destination(s: State, frame: Frame) -> list[Option]:
     piece = s.pieces[frame[1]]
     board = s.board
     # The table is in square order (see _Tables.moves).
-    return [d for d in s._tables.moves[frame[2]][s.current][piece.sq] if board[d] == EMPTY]
+    return [d for d in s._tables.card(frame[2]).moves[s.current][piece.sq] if board[d] == EMPTY]
 
 
 def _do_destination(s: State, frame: Frame, sq: Option) -> None:
@@ -1260,7 +1272,7 @@ def _do_destination(s: State, frame: Frame, sq: Option) -> None:
     if s.events is not None:
         s._emit("move", piece, to=sq)
     s._relocate(piece, sq, by_enemy=False)  # a MOVE jumps (T2) and is not a step
-    if s._tables.card_info[frame[2]].escort:
+    if s._tables.card(frame[2]).escort:
         s.stack.append(("escort", piece.id))
 
 
