@@ -1192,6 +1192,18 @@ def _rite_squares(s: State, player: int, rite_id: str | None) -> list[int]:
     return s._empty_back_row(player)
 
 
+def _can_rite(s: State, player: int, rite_id: str | None) -> bool:
+    """Whether :func:`_rite_squares` would find any (no list made: every play decision)."""
+    if rite_id is None:
+        return False
+    effect = s._tables.rite_effects[rite_id]
+    if effect == "desecration":
+        return any((s.ruins >> sq) & 1 for sq in s._tables.half[player])
+    if effect == "harrow" and s.pool[1 - player] == 0:
+        return False
+    return s._has_empty_back_row(player)
+
+
 def _opt_play(s: State, frame: Frame) -> list[Option]:
     player = s.current
     hand = s.hands[player]
@@ -1201,7 +1213,7 @@ def _opt_play(s: State, frame: Frame) -> list[Option]:
     limit = s._regroup_limit  # VAR1
     can_regroup = (s.pool[player] > 0 and s._has_empty_back_row(player)
                    and (limit < 0 or s.regroups[player] < limit))
-    can_rite = bool(_rite_squares(s, player, s.rites[player]))
+    can_rite = _can_rite(s, player, s.rites[player])
     # The generic cards share the faction's lines (T3): asked once, when first needed.
     generic = -1  # -1 not asked yet, else 0 or 1
     # Each piece's distance to the nearest enemy, asked by every attack check.
@@ -1281,7 +1293,9 @@ def _opt_escort(s: State, frame: Frame) -> list[Option]:
     options: list[Option] = []
     board, neighbours, steps = s.board, s.geometry.neighbours, s._tables.steps
     # Each other piece's steps (as _steps_of: none while veiled), by square.
-    for sq in sorted(p.sq for p in s._own[s.current] if p.id != mover and not p.veiled):
+    squares = [p.sq for p in s._own[s.current] if p.id != mover and not p.veiled]
+    squares.sort()
+    for sq in squares:
         sq_steps = steps[sq]
         for i, to in enumerate(neighbours[sq]):
             if board[to] == EMPTY:
@@ -1570,11 +1584,12 @@ def _do_rite_effect(s: State, frame: Frame, sq: Option) -> None:
 
 def _opt_lantern_step(s: State, frame: Frame) -> list[Option]:
     player = s.current
-    fid = s.factions[player]
-    if not fid or s._tables.passives[fid] != "lantern_step":
-        return []
+    # Asked every turn: the carrier first (usually none), the faction's passive after.
     carrier = s.carrier_of(1 - player)
     if carrier is None or carrier.stepped:
+        return []
+    fid = s.factions[player]
+    if not fid or s._tables.passives[fid] != "lantern_step":
         return []
     steps: list[Option] = list(s._steps_of(carrier))
     if steps:
