@@ -212,8 +212,9 @@ class Content(_Data):
                 return row
         raise KeyError(size)
 
-    @property
+    @cached_property
     def sizes(self) -> tuple[int, ...]:
+        """The board sides of the board table (worked out once: every new game checks)."""
         return tuple(s for row in self.board for s in range(row.sides[0], row.sides[1] + 1))
 
     @cached_property
