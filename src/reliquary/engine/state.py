@@ -176,6 +176,10 @@ class _Tables:
         self.half = tuple(
             tuple(sq for sq in range(geo.area) if geo.half_of(sq) == p) for p in (0, 1)
         )
+        # S2: where a Ruin (and its mirror) may go, if empty: not the back rows, not the
+        # centre square of an odd board.
+        self.ruin_squares = tuple(sq for sq in range(size, geo.area - size)
+                                  if geo.mirror(sq) != sq)
         # S7: where a player may place their relic (own half, not the back row), if empty.
         self.relic_squares = tuple(
             tuple(sq for sq in self.half[p] if sq not in self.back_row[p]) for p in (0, 1)
@@ -1064,10 +1068,8 @@ _SUBJECT_KINDS: Final = frozenset({"destination", "lunge", "target", "second_tar
 
 # ====================================================================== setup (S1–S7)
 def _opt_ruin(s: State, frame: Frame) -> list[Option]:
-    geo = s.geometry
-    n = geo.size
-    return [sq for sq in range(n, geo.area - n)
-            if s.board[sq] == EMPTY and geo.mirror(sq) != sq]
+    board = s.board
+    return [sq for sq in s._tables.ruin_squares if board[sq] == EMPTY]
 
 
 def _do_ruin(s: State, frame: Frame, sq: Option) -> None:
