@@ -10,7 +10,7 @@ exactly, mid-turn included.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, cast
 
 from mypy_extensions import mypyc_attr
 
@@ -43,7 +43,9 @@ RUIN: Final = -2
 Frame = tuple[Any, ...]
 MAX_PULL: Final = 99
 # The frames of every turn, made once (compiled code would build each tuple anew).
-_TURN_FRAMES: Final[tuple[Frame, ...]] = (("end_turn",), ("lantern_step",), ("play",))
+_END_TURN: Final[Frame] = ("end_turn",)
+_LANTERN_STEP: Final[Frame] = ("lantern_step",)
+_PLAY: Final[Frame] = ("play",)
 
 
 # Compiled (mypyc), a class pickles (OpenSpiel's states, worker processes) only when
@@ -969,7 +971,7 @@ class State:
         self.played = None
         for p in self._own[player]:
             p.aegis = False  # K-Aegis lasts until the start of your next turn
-        self.stack = list(_TURN_FRAMES)
+        self.stack = [_END_TURN, _LANTERN_STEP, _PLAY]  # (a list display: no copy call)
 
     def _end_turn(self) -> None:
         player = self.current
@@ -1244,8 +1246,8 @@ def _opt_play(s: State, frame: Frame) -> list[Option]:
 
 
 def _do_play(s: State, frame: Frame, option: Option) -> None:
-    assert isinstance(option, Play)
-    card, mode = option
+    # (a cast, not an isinstance check: compiled, that looks the class up by name each time)
+    card, mode = cast(Play, option)
     s.played = card
     if s.events is not None:
         s._emit("play", player=s.current, card=card, mode=mode)
@@ -1255,7 +1257,7 @@ def _do_play(s: State, frame: Frame, option: Option) -> None:
         s.stack.append(("attacker", card))
     elif mode == "regroup":
         s.stack.append(("regroup",))
-    elif mode == "pass" and s.stack[-1] == ("lantern_step",):
+    elif mode == "pass" and s.stack[-1] == _LANTERN_STEP:
         s.stack.pop()  # T6: nothing else happens, not even the Lantern step
     elif mode == "rite":
         s.stack.append(("rite_effect", s.rites[s.current]))
