@@ -1089,7 +1089,7 @@ def _opt_faction(s: State, frame: Frame) -> list[Option]:
 
 def _do_faction(s: State, frame: Frame, fid: Option) -> None:
     assert isinstance(fid, str)
-    player = frame[1]
+    player: int = frame[1]
     s.secret_faction[player] = fid
     if player == 0:
         s.stack.append(("faction", 1))
@@ -1137,7 +1137,7 @@ def _opt_rite(s: State, frame: Frame) -> list[Option]:
 
 def _do_rite(s: State, frame: Frame, rite: Option) -> None:
     assert isinstance(rite, str)
-    player = frame[1]
+    player: int = frame[1]
     s.rites[player] = rite
     s.rite_draft.remove(rite)
     if player != s.first:
@@ -1149,12 +1149,13 @@ def _do_rite(s: State, frame: Frame, rite: Option) -> None:
 
 def _opt_deploy(s: State, frame: Frame) -> list[Option]:
     board = s.board
-    return [sq for sq in s._tables.deploy[frame[1]] if board[sq] == EMPTY]
+    player: int = frame[1]
+    return [sq for sq in s._tables.deploy[player] if board[sq] == EMPTY]
 
 
 def _do_deploy(s: State, frame: Frame, sq: Option) -> None:
     assert isinstance(sq, int)
-    player = frame[1]
+    player: int = frame[1]  # typed (frames hold Any): compiled, native int operations
     minions = s._tables.row.minions
     s._place_new(player, sq, hero=s.placed[player] == minions)
     s.placed[player] += 1
@@ -1174,7 +1175,7 @@ def _opt_relic(s: State, frame: Frame) -> list[Option]:
 
 def _do_relic(s: State, frame: Frame, sq: Option) -> None:
     assert isinstance(sq, int)
-    player = frame[1]
+    player: int = frame[1]
     s.relic_sq[player] = sq
     if player == s.first:
         s.stack.append(("relic", 1 - s.first))
