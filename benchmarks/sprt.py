@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from reliquary.ai.evaluation import DEFAULT_WEIGHTS, Weights
-from reliquary.ai.match import MatchSpec, play_game
+from reliquary.ai.match import MatchSpec, elo_from_score, play_game
 
 RESULTS = Path(__file__).resolve().parent / "results" / "sprt"
 SPSA_STATE = Path(__file__).resolve().parent / "results" / "spsa" / "state.json"
@@ -87,13 +87,19 @@ def expected_score(elo: float) -> float:
     return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
 
 
+def score_and_variance(wins: int, draws: int, losses: int) -> tuple[float, float]:
+    """The mean score per game and its per-game variance (win 1, draw ½, loss 0)."""
+    n = wins + draws + losses
+    mean = (wins + 0.5 * draws) / n
+    return mean, (wins * (1 - mean) ** 2 + draws * (0.5 - mean) ** 2 + losses * mean ** 2) / n
+
+
 def llr(wins: int, draws: int, losses: int, elo0: float, elo1: float) -> float:
     """The GSPRT log-likelihood ratio of elo1 against elo0 (0 until the score varies)."""
     n = wins + draws + losses
     if n == 0:
         return 0.0
-    mean = (wins + 0.5 * draws) / n
-    var = (wins * (1 - mean) ** 2 + draws * (0.5 - mean) ** 2 + losses * mean ** 2) / n
+    mean, var = score_and_variance(wins, draws, losses)
     if var <= 0:
         return 0.0
     s0, s1 = expected_score(elo0), expected_score(elo1)
@@ -106,13 +112,12 @@ def elo_interval(wins: int, draws: int, losses: int) -> list[float | None]:
     n = wins + draws + losses
     if n == 0:
         return [None, None, None]
-    mean = (wins + 0.5 * draws) / n
-    var = (wins * (1 - mean) ** 2 + draws * (0.5 - mean) ** 2 + losses * mean ** 2) / n
+    mean, var = score_and_variance(wins, draws, losses)
     half = 1.96 * math.sqrt(var / n)
 
     def elo(score: float) -> float | None:
-        return (None if not 0.0 < score < 1.0
-                else round(-400.0 * math.log10(1.0 / score - 1.0), 1))
+        value = elo_from_score(score)
+        return round(value, 1) if math.isfinite(value) else None
 
     return [elo(mean), elo(mean - half), elo(mean + half)]
 
@@ -138,8 +143,10 @@ def decision(head: dict[str, Any], games: list[dict[str, Any]]) -> tuple[str, in
     """The test's verdict and the game count at which the LLR first crossed a bound
     (games played past it, for a tighter Elo estimate, do not change the verdict)."""
     lower, upper = bounds(head["alpha"], head["beta"])
-    for n in range(1, len(games) + 1):
-        value = llr(*tally(games[:n]), head["elo0"], head["elo1"])
+    counts = {"a": 0, None: 0, "b": 0}  # wins, draws, losses so far
+    for n, game in enumerate(games, start=1):
+        counts[game["winner"]] += 1
+        value = llr(counts["a"], counts[None], counts["b"], head["elo0"], head["elo1"])
         if value >= upper:
             return "accepted (H1)", n
         if value <= lower:
