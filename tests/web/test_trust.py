@@ -23,6 +23,8 @@ from reliquary.web.db import games
 from reliquary.web.games import undo_count
 from reliquary.web.guard import Limits, RateLimiter, json_depth
 
+from .test_api import wait_for_turn
+
 MakeClient = Callable[..., TestClient]
 
 
@@ -213,12 +215,7 @@ def test_undo_against_the_ai_takes_back_its_reply_too(client: TestClient) -> Non
     token = game["token"]
     manager = client.app.state.manager  # type: ignore[attr-defined]
     for _attempt in range(6):
-        view = get(client, game["id"], token)
-        deadline = time.monotonic() + 20
-        while not (view["result"] or view["decision"]["mine"]):
-            assert time.monotonic() < deadline, "the AI did not answer"
-            time.sleep(0.02)
-            view = get(client, game["id"], token)
+        view = wait_for_turn(client, game["id"], token)
         if view["result"]:
             break
         start = view
@@ -226,11 +223,7 @@ def test_undo_against_the_ai_takes_back_its_reply_too(client: TestClient) -> Non
             view = decide(client, game["id"], token, view)
             if view["result"] or not view["decision"]["mine"]:
                 break
-        deadline = time.monotonic() + 20
-        while not (view["result"] or view["decision"]["mine"]):
-            assert time.monotonic() < deadline, "the AI did not answer"
-            time.sleep(0.02)
-            view = get(client, game["id"], token)
+        view = wait_for_turn(client, game["id"], token)
         if view["result"]:
             break
         history = manager.session(game["id"]).game.history[start["seq"]:]
