@@ -46,19 +46,29 @@ from reliquary.ai.match import MatchSpec, elo_from_score, play_game
 RESULTS = Path(__file__).resolve().parent / "results" / "sprt"
 SPSA_STATE = Path(__file__).resolve().parent / "results" / "spsa" / "state.json"
 
+#: v2's weights where v3 changed them (v3: a killed Minion that REGROUP can bring back at
+#: once is worth more, and a lead of one Minion that REGROUP can undo earns no clock).
+_V2 = {"pool_ready": 0.0, "clock_regroupable": 1.0}
+
 #: name -> (what it is, SearchAgent keyword arguments; "weights" as a dict of changes)
 VERSIONS: dict[str, tuple[str, dict[str, Any]]] = {
     "v0-previous": ("the evaluation and search before issue 9: no Vigil clock, no Minion "
                     "en prise, no repetition check",
-                    {"weights": {"vigil_clock": 0.0, "contempt": 0.0, "minion_en_prise": 0.0},
+                    {"weights": {**_V2, "vigil_clock": 0.0, "contempt": 0.0,
+                                 "minion_en_prise": 0.0},
                      "repetition": False}),
     "v2-vigil": ("the Vigil read as a linear clock (vigil_clock 300, can_reset), a Minion "
-                 "en prise (12), repetitions a draw with contempt 20: the defaults", {}),
-    "v2-no-contempt": ("v2 without the repetition check", {"repetition": False}),
+                 "en prise (12), repetitions a draw with contempt 20",
+                 {"weights": dict(_V2)}),
+    "v2-no-contempt": ("v2 without the repetition check",
+                       {"weights": dict(_V2), "repetition": False}),
     "v2-no-en-prise": ("v2 without the Minion en prise term",
-                       {"weights": {"minion_en_prise": 0.0}}),
+                       {"weights": {**_V2, "minion_en_prise": 0.0}}),
     "v2-no-clock": ("v2 without the Vigil clock (Minion en prise and contempt kept)",
-                    {"weights": {"vigil_clock": 0.0}}),
+                    {"weights": {**_V2, "vigil_clock": 0.0}}),
+    "v3-regroup": ("v2, and REGROUP-aware: a killed Minion that REGROUP can bring back at "
+                   "once is worth 12 more, and a lead of one Minion that the other side "
+                   "can REGROUP back earns no Vigil clock: the defaults", {}),
 }
 #: Tests of versions no longer in the code (their files are kept in results/superseded/):
 #: ``v1-vigil`` scored the clock as vigil_clock / r and had no Minion en prise term.

@@ -3,6 +3,8 @@ rule variants (RULES.md §11)."""
 
 from __future__ import annotations
 
+import pytest
+
 from reliquary.ai import get_agent
 from reliquary.ai.evaluation import (
     Weights,
@@ -16,7 +18,7 @@ from reliquary.ai.search import SearchAgent
 from reliquary.engine import KEY, SKULL, Play, State
 
 #: The evaluation before the Vigil clock and the repetition check (the previous version).
-PREVIOUS = Weights(vigil_clock=0.0, contempt=0.0)
+PREVIOUS = Weights(vigil_clock=0.0, contempt=0.0, pool_ready=0.0)
 BUDGET = {"nodes": 20_000, "max_depth": 2}
 
 
@@ -166,8 +168,21 @@ def _pools(build, **settings: object) -> tuple[State, State]:
 
 def test_a_killed_minion_is_worth_its_regroup(build) -> None:
     empty, two = _pools(build)
-    assert regroupable(two, KEY) == 2
-    assert evaluate(two, KEY) - evaluate(empty, KEY) == 2 * Weights().pool
+    w = Weights()
+    assert regroupable(two, KEY) == 2 and two.can_regroup(KEY)
+    # Each pooled Minion, and one of them can come back at once (T4).
+    assert evaluate(two, KEY) - evaluate(empty, KEY) == 2 * w.pool + w.pool_ready
+
+
+def test_a_killed_minion_is_worth_less_while_the_back_row_is_full(build) -> None:
+    def make(pool: int) -> State:
+        b = build().hero(KEY, "d2").hero(SKULL, "e8").relic(KEY, "a3").relic(SKULL, "h6")
+        for f in "abcdefgh":
+            b.minion(KEY, f"{f}1")
+        return b.pools(key=pool).build()
+    empty, one = make(0), make(1)
+    assert regroupable(one, KEY) == 1 and not one.can_regroup(KEY)
+    assert evaluate(one, KEY) - evaluate(empty, KEY) == Weights().pool
 
 
 def test_removed_minions_are_worth_nothing(build) -> None:
@@ -180,7 +195,7 @@ def test_pool_minions_count_only_up_to_the_regroups_left(build) -> None:
     empty, two = _pools(build, regroup_limit=2)  # VAR1
     two.regroups = [1, 0]
     assert regroupable(two, KEY) == 1
-    assert evaluate(two, KEY) - evaluate(empty, KEY) == Weights().pool
+    assert evaluate(two, KEY) - evaluate(empty, KEY) == Weights().pool + Weights().pool_ready
     two.regroups = [2, 0]
     assert evaluate(two, KEY) == evaluate(empty, KEY)
 
@@ -226,3 +241,32 @@ def test_a_minion_the_player_to_move_can_strike_is_en_prise(build) -> None:
     without = Weights(minion_en_prise=0.0)
     plain = evaluate(far, KEY, without) - evaluate(near, KEY, without)
     assert with_term - plain == Weights().minion_en_prise
+
+
+# -- REGROUP and the clock (T4, V2) ----------------------------------------------------------
+
+def _one_minion_up(build, skull_pool: int, skull_hero_hp: int = 4) -> State:
+    # Key leads V2 on its last count only (no carriers, Heroes equally hurt): 2 Minions to 1.
+    return (build().hero(KEY, "d1").minion(KEY, "a2").minion(KEY, "b2")
+            .hero(SKULL, "e8", hp=skull_hero_hp).minion(SKULL, "h7")
+            .relic(KEY, "a1").relic(SKULL, "h6").pools(skull=skull_pool)
+            .set(vigil=4).to_move(KEY).build())
+
+
+def test_a_lead_of_one_minion_that_regroup_undoes_earns_no_clock(build) -> None:
+    state = _one_minion_up(build, skull_pool=1)
+    leader, left = vigil_clock(state)
+    assert leader == KEY and state.can_regroup(SKULL)
+    full = state.settings.vigil_start + 1
+    clock = Weights().vigil_clock * (full + 1 - left) / full
+    v2_clock = Weights(clock_regroupable=1.0)
+    assert evaluate(state, KEY, v2_clock) - evaluate(state, KEY) == pytest.approx(clock)
+
+
+def test_a_lead_regroup_cannot_undo_keeps_its_clock(build) -> None:
+    v2_clock = Weights(clock_regroupable=1.0)
+    no_pool = _one_minion_up(build, skull_pool=0)  # nothing to regroup
+    assert evaluate(no_pool, KEY, v2_clock) == evaluate(no_pool, KEY)
+    hurt = _one_minion_up(build, skull_pool=1, skull_hero_hp=3)  # V2 reads Hero damage first
+    assert hurt.vigil_leader() == KEY
+    assert evaluate(hurt, KEY, v2_clock) == evaluate(hurt, KEY)

@@ -148,11 +148,16 @@ def test_T4_regroup_needs_a_killed_minion_and_an_empty_back_row_square(build):
     """T4/T6: Regroup is legal only if it can be completed."""
     state = build().hero(KEY, "d4").hero(SKULL, "h8").build()
     assert not any(o.mode == "regroup" for o in state.legal_options())
+    assert not state.can_regroup(KEY)
     b = build().hero(KEY, "d4").hero(SKULL, "h8").pools(key=1)
     for f in "abcdefgh":
         b.minion(KEY, f"{f}1")
     state = b.build()
     assert not any(o.mode == "regroup" for o in state.legal_options())
+    assert not state.can_regroup(KEY)
+    state = build().hero(KEY, "d4").hero(SKULL, "h8").pools(key=1).build()
+    assert state.can_regroup(KEY) and "Pilgrim:regroup" in options(state)
+    assert not state.can_regroup(SKULL)  # (its pool is empty)
 
 
 # --------------------------------------------------------------------------- T5

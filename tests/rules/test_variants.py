@@ -132,6 +132,7 @@ def test_VAR1_regroup_limit_caps_regroups_per_player(build):
     assert state.regroups == [1, 0] and state.pool[KEY] == 1
     quiet_turn(state, "h8", "g7", "Litany")
     assert not any(o.endswith(":regroup") for o in options(state))  # one left in the pool
+    assert not state.can_regroup(KEY)
     unlimited = build().hero(KEY, "d4").hero(SKULL, "h8").pools(key=2).build()
     act(unlimited, "Pilgrim:regroup", "a1")
     quiet_turn(unlimited, "h8", "g7", "Litany")
@@ -141,6 +142,7 @@ def test_VAR1_regroup_limit_caps_regroups_per_player(build):
 def test_VAR1_zero_regroups_means_never(build):
     state = build(regroup_limit=0).hero(KEY, "d4").hero(SKULL, "h8").pools(key=1).build()
     assert not any(o.endswith(":regroup") for o in options(state))
+    assert not state.can_regroup(KEY)
 
 
 # ---------------------------------------------------------------------- VAR2

@@ -12,6 +12,11 @@ it ran out now (V2: carriers, then Hero damage, then Minions) gains
 before it runs out if nothing happens and ``R`` the most there can be. So the side
 ahead on the Vigil count loses by resetting it (a trade, any damage) unless the trade
 is worth more, and the side behind gains by resetting it or by turning the count.
+REGROUP (T4) undoes a kill: a killed Minion that can come back at once (an empty square
+on its owner's back row) is worth ``Weights.pool_ready`` more, and a lead of one Minion
+(V2's last count) that the other side can REGROUP back earns only
+``Weights.clock_regroupable`` of the clock (none by default), so the search does not
+trade Minions for a lead the next turn takes back.
 Everything reads the game's settings (RULES.md §11): the Vigil's reset value (VAR3),
 what resets it (VAR2, through the engine's own V1 bookkeeping), and what a killed
 Minion is worth (VAR1 regroups left, VAR4).
@@ -57,6 +62,10 @@ class Weights:
     minion_en_prise: float = 12.0  # the enemy, to move, can strike one of your Minions
     contempt: float = 20.0        # a repeated position is a draw, this much below 0 for
     # the searching side (see search.py): the side ahead avoids repeating
+    pool_ready: float = 12.0      # extra when REGROUP can bring a killed Minion back now (an
+    # empty square on your back row, T4): a kill the other side can undo at once gains less
+    clock_regroupable: float = 0.0  # the share of the Vigil clock a lead of one Minion (V2's
+    # last count) keeps when the other side can REGROUP one back: none, it is undone at once
 
 
 DEFAULT_WEIGHTS = Weights()
@@ -188,8 +197,11 @@ def evaluate(state: State, player: int, weights: Weights = DEFAULT_WEIGHTS) -> f
         if guarded:
             score.add(relic, w.guard)
     for q in (0, 1):
-        score.add(q, w.pool * regroupable(state, q)
+        back = regroupable(state, q)
+        score.add(q, w.pool * back
                   + (w.rite if state.rites[q] is not None else 0.0))
+        if back and w.pool_ready and state.can_regroup(q):
+            score.add(q, w.pool_ready)
     if state.vigil <= 3:  # V2 looms: the carriers' halves start to count
         vigil = state.vigil_scores()
         scale = (4 - state.vigil) / 3
@@ -201,7 +213,9 @@ def evaluate(state: State, player: int, weights: Weights = DEFAULT_WEIGHTS) -> f
             if mover == 1 - leader and can_reset(state, mover, board):
                 left = state.settings.vigil_start + 1  # the side behind will reset it
             full = state.settings.vigil_start + 1
-            score.add(leader, w.vigil_clock * (full + 1 - left) / full)
+            share = (w.clock_regroupable if w.clock_regroupable != 1.0
+                     and _regroup_undoes_lead(state, leader) else 1.0)
+            score.add(leader, share * w.vigil_clock * (full + 1 - left) / full)
     return score.of(player) - score.of(1 - player)
 
 
@@ -226,6 +240,26 @@ def can_reset(state: State, player: int, board: _Board | None = None) -> bool:
         return False  # T8
     targets = HEROES if state.settings.vigil_reset == "hero" else ANY
     return _in_reach(state, player, board, targets, damaging=False)
+
+
+def _regroup_undoes_lead(state: State, leader: int) -> bool:
+    """Whether ``leader`` leads V2 by one Minion only (tied on carriers and Hero damage)
+    and the other side can REGROUP one back (T4), which ties the count again."""
+    other = 1 - leader
+    if not (regroupable(state, other) and state.can_regroup(other)):
+        return False
+    scores = state.vigil_scores()
+    if scores[0] != scores[1]:
+        return False
+    heroes = (state.hero(0), state.hero(1))
+    damage = [h.max_hp - h.hp if h is not None else -1 for h in heroes]
+    if damage[0] != damage[1] or damage[0] < 0:
+        return False
+    minions = [0, 0]
+    for p in state.pieces.values():
+        if not p.hero:
+            minions[p.owner] += 1
+    return minions[leader] - minions[other] == 1
 
 
 def regroupable(state: State, player: int) -> int:

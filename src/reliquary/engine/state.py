@@ -779,6 +779,13 @@ class State:
         self._relocate(piece, sq, by_enemy=True)
         return False
 
+    def can_regroup(self, player: int) -> bool:
+        """T4: whether REGROUP could bring one of ``player``'s killed Minions back now (one
+        waits in the pool, a square of their back row is empty, and VAR1 leaves a regroup)."""
+        limit = self._regroup_limit
+        return (self.pool[player] > 0 and self._has_empty_back_row(player)
+                and (limit < 0 or self.regroups[player] < limit))
+
     def _has_empty_back_row(self, player: int) -> bool:
         """Whether :meth:`_empty_back_row` would find any (no list made)."""
         board = self.board
@@ -1215,9 +1222,7 @@ def _opt_play(s: State, frame: Frame) -> list[Option]:
     infos = s._tables.card_info
     options: list[Option] = []
     can_attack = not (s._no_attack_first and s.turns_taken[player] == 0)
-    limit = s._regroup_limit  # VAR1
-    can_regroup = (s.pool[player] > 0 and s._has_empty_back_row(player)
-                   and (limit < 0 or s.regroups[player] < limit))
+    can_regroup = s.can_regroup(player)  # T4, VAR1
     can_rite = _can_rite(s, player, s.rites[player])
     # The generic cards share the faction's lines (T3): asked once, when first needed.
     generic = -1  # -1 not asked yet, else 0 or 1
