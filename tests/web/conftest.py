@@ -30,6 +30,14 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def kill_server(process: subprocess.Popen[bytes]) -> None:
+    """SIGKILL a server started with ``start_new_session=True`` and its process group
+    (its AI workers): killed alone, it would leave them running, orphaned."""
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=10)
+
+
 @dataclass
 class Server:
     """A ``reliquary serve`` process on a database file."""
@@ -49,7 +57,8 @@ class Server:
             [sys.executable, "-m", "reliquary.web", "--host", "127.0.0.1",
              "--port", str(self.port), "--db", self.db_url or f"sqlite:///{self.db}",
              "--ai-delay", str(ai_delay)],
-            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            start_new_session=True)  # its own process group: kill() takes its AI workers too
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -63,10 +72,11 @@ class Server:
         raise RuntimeError("the server did not answer within 30 s")
 
     def kill(self) -> None:
-        """Kill the process at once (SIGKILL): nothing gets a chance to be saved."""
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGKILL)
-            self.process.wait(timeout=10)
+        """Kill the server at once (SIGKILL), as a crash or a service manager would: the
+        process and its AI workers, so nothing gets a chance to be saved and no orphaned
+        worker outlives the test."""
+        if self.process is not None:
+            kill_server(self.process)
         self.process = None
 
 

@@ -37,7 +37,7 @@ from reliquary.web import clock as clock_module
 from reliquary.web.ai_pool import AIPool, ai_status
 from reliquary.web.app import create_app
 
-from .conftest import free_port
+from .conftest import free_port, kill_server
 
 PG_URL = os.environ.get("RELIQUARY_TEST_PG")
 SHUTDOWN_BOUND_S = 2.0  # the bound, from the signal to the process's exit
@@ -65,7 +65,7 @@ class ServerProcess:
             [sys.executable, "-m", "reliquary.web", "--port", str(self.port), "--db", db_url,
              "--ai-delay", "0"],
             env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})},
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
 
         def up() -> bool:
             assert self.process.poll() is None, self.output()
@@ -87,9 +87,7 @@ class ServerProcess:
         return httpx.post(f"{self.url}{path}", json=body, timeout=30)
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.kill()
-            self.process.wait(timeout=10)
+        kill_server(self.process)
 
 
 @pytest.fixture

@@ -20,7 +20,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from .conftest import Server, free_port
+from .conftest import Server, free_port, kill_server
 from .test_server_process import killed_server_loses_nothing, undo_fork
 
 PG_URL = os.environ.get("RELIQUARY_TEST_PG")
@@ -34,7 +34,8 @@ def two_servers() -> Iterator[list[str]]:
     assert PG_URL, "CI must provide a PostgreSQL server through RELIQUARY_TEST_PG"
     ports = [free_port(), free_port()]
     procs = [subprocess.Popen([sys.executable, "-m", "reliquary.web", "--port", str(port),
-                               "--db", str(PG_URL), "--ai-delay", "0"]) for port in ports]
+                               "--db", str(PG_URL), "--ai-delay", "0"],
+                              start_new_session=True) for port in ports]
     urls = [f"http://127.0.0.1:{port}" for port in ports]
     try:
         for url in urls:
@@ -49,8 +50,7 @@ def two_servers() -> Iterator[list[str]]:
         yield urls
     finally:
         for proc in procs:
-            proc.kill()
-            proc.wait()
+            kill_server(proc)
 
 
 def test_a_game_moves_between_processes_and_races_resolve(two_servers: list[str]) -> None:
