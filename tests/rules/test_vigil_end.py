@@ -162,8 +162,9 @@ def test_V2_otherwise_a_draw(build):
 
 
 def test_V2_the_verdict_asked_before_the_vigil_runs_out(build):
-    """V2: vigil_leader() and vigil_result() (what the AI reads) name, one move early,
-    the winner and reason the Vigil's end then gives, on each of V2's counts."""
+    """V2: vigil_leader(), vigil_verdict() and vigil_result() (what the AI reads) name,
+    one move early, the winner and reason the Vigil's end then gives, on each of V2's
+    counts."""
     positions = [
         build().hero(KEY, "a1").hero(SKULL, "h8").minion(KEY, "c6").carry(SKULL, "c6"),
         build().hero(KEY, "a1", hp=3).hero(SKULL, "h8"),
@@ -176,6 +177,7 @@ def test_V2_the_verdict_asked_before_the_vigil_runs_out(build):
     for b in positions:
         state = b.set(vigil=1).to_move(SKULL).build()
         leader, early = state.vigil_leader(), state.vigil_result()
+        assert state.vigil_verdict() == (leader, early.detail)
         act(state, "Vault:move", "h8", "h6")
         assert state.result == early and leader == state.winner
         winners.append(leader)

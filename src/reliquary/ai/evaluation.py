@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from ..engine import Piece, State
+from ..engine.state import BY_MINIONS
 
 WIN = 100_000.0
 #: Scores beyond this are proven wins or losses.
@@ -243,17 +244,13 @@ def can_reset(state: State, player: int, board: _Board | None = None) -> bool:
 
 
 def _regroup_undoes_lead(state: State, leader: int) -> bool:
-    """Whether ``leader`` leads V2 by one Minion only (tied on carriers and Hero damage)
-    and the other side can REGROUP one back (T4), which ties the count again."""
+    """Whether ``leader`` leads V2 on its last count alone (the engine's verdict: more
+    Minions) by one Minion, and the other side can REGROUP one back (T4), which ties the
+    count again."""
     other = 1 - leader
     if not (regroupable(state, other) and state.can_regroup(other)):
         return False
-    scores = state.vigil_scores()
-    if scores[0] != scores[1]:
-        return False
-    heroes = (state.hero(0), state.hero(1))
-    damage = [h.max_hp - h.hp if h is not None else -1 for h in heroes]
-    if damage[0] != damage[1] or damage[0] < 0:
+    if state.vigil_verdict()[1] != BY_MINIONS:
         return False
     minions = [0, 0]
     for p in state.pieces.values():

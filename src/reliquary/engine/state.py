@@ -1039,16 +1039,17 @@ class State:
 
     def vigil_result(self) -> Result:
         """V2: the result if the Vigil ran out now (scores, then Hero damage, then Minions)."""
-        winner, why = self._vigil_verdict()
+        winner, why = self.vigil_verdict()
         return Result(winner, "vigil", self.vigil_scores(), why)
 
     def vigil_leader(self) -> int | None:
         """V2: who would win if the Vigil ran out now (None: tied on every count), as
         :meth:`vigil_result` says, without making the Result (the AI asks at every leaf)."""
-        return self._vigil_verdict()[0]
+        return self.vigil_verdict()[0]
 
-    def _vigil_verdict(self) -> tuple[int | None, str]:
-        """V2's winner and why: Vigil scores, then Hero damage, then Minions."""
+    def vigil_verdict(self) -> tuple[int | None, str]:
+        """V2: who would win if the Vigil ran out now, and on which count (the Result's
+        detail): Vigil scores, then Hero damage, then Minions (:data:`BY_MINIONS`)."""
         scores = self.vigil_scores()
         if scores[0] != scores[1]:
             return int(scores[1] > scores[0]), "higher Vigil score"
@@ -1058,11 +1059,15 @@ class State:
             return int(damage[1] < damage[0]), "less damage to the Hero"
         minions = [sum(1 for p in self._own[player] if not p.hero) for player in (0, 1)]
         if minions[0] != minions[1]:
-            return int(minions[1] > minions[0]), "more Minions"
+            return int(minions[1] > minions[0]), BY_MINIONS
         return None, "tied on every count"
 
     def _begin_game(self) -> None:
         self._start_turn(self.first)
+
+
+#: The detail of a V2 verdict decided by its last count, the Minions on the board.
+BY_MINIONS: Final = "more Minions"
 
 
 # Decisions that always have options when they come up: a play can always at least
