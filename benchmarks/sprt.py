@@ -49,6 +49,8 @@ SPSA_STATE = Path(__file__).resolve().parent / "results" / "spsa" / "state.json"
 #: v2's weights where v3 changed them (v3: a killed Minion that REGROUP can bring back at
 #: once is worth more, and a lead of one Minion that REGROUP can undo earns no clock).
 _V2 = {"pool_ready": 0.0, "clock_regroupable": 1.0}
+#: The search before v4: every search starts cold and an unfinished iteration is dropped.
+_COLD = {"warm": False, "partial": False}
 
 #: name -> (what it is, SearchAgent keyword arguments; "weights" as a dict of changes)
 VERSIONS: dict[str, tuple[str, dict[str, Any]]] = {
@@ -56,19 +58,22 @@ VERSIONS: dict[str, tuple[str, dict[str, Any]]] = {
                     "en prise, no repetition check",
                     {"weights": {**_V2, "vigil_clock": 0.0, "contempt": 0.0,
                                  "minion_en_prise": 0.0},
-                     "repetition": False}),
+                     "repetition": False, **_COLD}),
     "v2-vigil": ("the Vigil read as a linear clock (vigil_clock 300, can_reset), a Minion "
                  "en prise (12), repetitions a draw with contempt 20",
-                 {"weights": dict(_V2)}),
+                 {"weights": dict(_V2), **_COLD}),
     "v2-no-contempt": ("v2 without the repetition check",
-                       {"weights": dict(_V2), "repetition": False}),
+                       {"weights": dict(_V2), "repetition": False, **_COLD}),
     "v2-no-en-prise": ("v2 without the Minion en prise term",
-                       {"weights": {**_V2, "minion_en_prise": 0.0}}),
+                       {"weights": {**_V2, "minion_en_prise": 0.0}, **_COLD}),
     "v2-no-clock": ("v2 without the Vigil clock (Minion en prise and contempt kept)",
-                    {"weights": {**_V2, "vigil_clock": 0.0}}),
+                    {"weights": {**_V2, "vigil_clock": 0.0}, **_COLD}),
     "v3-regroup": ("v2, and REGROUP-aware: a killed Minion that REGROUP can bring back at "
                    "once is worth 12 more, and a lead of one Minion that the other side "
-                   "can REGROUP back earns no Vigil clock: the defaults", {}),
+                   "can REGROUP back earns no Vigil clock", dict(_COLD)),
+    "v4-warm": ("v3, and a warm search: each search starts from the table of the player's "
+                "last one in the game, and an iteration that runs out of budget still "
+                "gives the best option it found in the root's turn: the defaults", {}),
 }
 #: Tests of versions no longer in the code (their files are kept in results/superseded/):
 #: ``v1-vigil`` scored the clock as vigil_clock / r and had no Minion en prise term.

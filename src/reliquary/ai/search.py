@@ -14,6 +14,15 @@ on, a leaf where either player could win on their next turn (carry the relic hom
 kill the Hero) is searched a turn further, at most ``extend`` times along a line, so
 a threat just beyond the horizon is seen with its parry.
 
+Warm starts (``SearchAgent(warm=True)``, the default): an agent keeps the tables of
+its last search in the game, and the next one reads them where its own have nothing
+yet, for move ordering and for bounds deep enough to use: the last turn looked ahead,
+and a second think after a die roll starts from the first one's tree. An iteration
+that runs out of budget is not thrown away (``partial=True``): in the root's turn the
+best option searched to the new depth so far beats the last iteration's (which was
+searched first) and is played. A history given from outside (``analyse(seen=…)``)
+starts cold, since the table's values saw other repetitions.
+
 Repetitions (contempt): given the game's history (the :func:`repetition_key` of the
 positions at the start of each turn so far), a turn start inside the search that
 repeats one of them, or one earlier on the same line, is scored as a draw valued
@@ -57,7 +66,8 @@ class Searcher:
     def __init__(self, me: int, weights: Weights = DEFAULT_WEIGHTS,
                  deadline: float | None = None, node_limit: int | None = None,
                  noise: float = 0.0, rng: Any = None, extend: int = 0,
-                 seen: Mapping[int, int] | None = None) -> None:
+                 seen: Mapping[int, int] | None = None,
+                 previous: Searcher | None = None, partial: bool = False) -> None:
         self.me = me
         #: Repetition keys of the game's positions at turn starts (None: no repetition
         #: check); ``path`` holds those of the current line's turn starts.
@@ -77,6 +87,16 @@ class Searcher:
         self.rng = rng
         self.tt: dict[int, tuple[int, float, int, Option | None]] = {}
         self.leaves: dict[int, float] = {}
+        #: The tables of the same player's previous search in this game, read where
+        #: this one has nothing yet (a warm start: the last turn searched ahead).
+        self.old_tt: dict[int, tuple[int, float, int, Option | None]] = (
+            {} if previous is None else previous.tt)
+        self.old_leaves: dict[int, float] = {} if previous is None else previous.leaves
+        self.warm_entries = len(self.old_tt)  # how warm the start was
+        #: Keep the best option found so far in the root's turn when an iteration runs
+        #: out of budget (what beat the last iteration's best at the new depth).
+        self.partial = partial
+        self.root_turns = -1  # turns taken at the root
         self.threats: dict[int, bool] = {}
         self.history: dict[tuple[str, Option], int] = {}
         self.nodes = 0
@@ -97,6 +117,8 @@ class Searcher:
     # -- the tree --------------------------------------------------------------------
     def leaf(self, s: State, key: int) -> float:
         value = self.leaves.get(key)
+        if value is None and self.old_leaves:
+            value = self.old_leaves.get(key)
         if value is None:
             value = evaluate(s, self.me, self.weights)
             if self.noise:
@@ -129,11 +151,11 @@ class Searcher:
                 self.extensions += 1
                 return self.value(s, end_turns + 1, alpha, beta, ply, own)
             return self.leaf(s, key)
-        entry = self.tt.get(key)
+        entry = self.entry(key)
         hint: Option | None = None
         if entry is not None:
             depth, v, flag, hint = entry
-            if depth >= remaining and (flag == EXACT or (flag == LOWER and v >= beta)
+            if ply and depth >= remaining and (flag == EXACT or (flag == LOWER and v >= beta)
                                        or (flag == UPPER and v <= alpha)):
                 return v
         if s.is_chance:
@@ -147,21 +169,30 @@ class Searcher:
             self.path[rkey] = self.path.get(rkey, 0) + 1
         options = self._ordered(s, kind, hint)
         last = len(options) - 1
-        for i, option in enumerate(options):
-            child = s if own and i == last else s.clone()
-            child.apply(option)
-            v = self.value(child, end_turns, alpha, beta, ply + 1, True)
-            if maximize:
-                if v > best_v:
+        try:
+            for i, option in enumerate(options):
+                child = s if own and i == last else s.clone()
+                child.apply(option)
+                v = self.value(child, end_turns, alpha, beta, ply + 1, True)
+                if maximize:
+                    if v > best_v:
+                        best_v, best = v, option
+                        alpha = max(alpha, v)
+                elif v < best_v:
                     best_v, best = v, option
-                    alpha = max(alpha, v)
-            elif v < best_v:
-                best_v, best = v, option
-                beta = min(beta, v)
-            if alpha >= beta:
-                hkey = (kind, option)
-                self.history[hkey] = self.history.get(hkey, 0) + remaining * remaining
-                break
+                    beta = min(beta, v)
+                if alpha >= beta:
+                    hkey = (kind, option)
+                    self.history[hkey] = self.history.get(hkey, 0) + remaining * remaining
+                    break
+        except _OutOfBudget:
+            # In the root's turn, the best of the options searched to the new depth is
+            # a lower bound (if it beat the window) and a better choice than the last
+            # iteration's: the hint was searched first.
+            if (self.partial and maximize and best is not None and best_v > a0
+                    and s.turns_taken[0] + s.turns_taken[1] == self.root_turns):
+                self.tt[key] = (remaining, best_v, LOWER, best)
+            raise
         if rkey is not None:
             left = self.path[rkey] - 1
             if left:
@@ -171,6 +202,14 @@ class Searcher:
         flag = UPPER if best_v <= a0 else LOWER if best_v >= b0 else EXACT
         self.tt[key] = (remaining, best_v, flag, best)
         return best_v
+
+    def entry(self, key: int) -> tuple[int, float, int, Option | None] | None:
+        """The table's entry for a position (depth, value, bound, best option), this
+        search's or else the previous one's."""
+        entry = self.tt.get(key)
+        if entry is None and self.old_tt:
+            entry = self.old_tt.get(key)
+        return entry
 
     def _threatened(self, s: State, key: int) -> bool:
         """Whether either player could (statically) win on their next turn."""
@@ -226,7 +265,7 @@ class Searcher:
         s = s.clone()
         me = s.current_player
         while s.result is None and not s.is_chance and s.current_player == me:
-            entry = self.tt.get(position_key(s))
+            entry = self.entry(position_key(s))
             if entry is None or entry[3] is None or entry[3] not in s.legal_options():
                 break
             line.append(entry[3])
@@ -255,7 +294,7 @@ class Searcher:
                     merged[k] = (weight + p, first)
                 option = max(merged.values(), key=lambda wo: wo[0])[1]
             else:
-                entry = self.tt.get(position_key(s))
+                entry = self.entry(position_key(s))
                 if entry is None or entry[3] is None or entry[3] not in s.legal_options():
                     break
                 option = entry[3]
@@ -274,7 +313,8 @@ class SearchAgent(PlanningAgent):
     Budget: ``time`` seconds per turn (default 1.0) or ``nodes`` per turn;
     ``max_depth`` caps the depth in turns; ``noise`` adds Gaussian noise to leaf
     scores (weaker, more varied play); ``repetition=False`` turns the repetition check
-    off (as before it existed).
+    off (as before it existed); ``warm=False`` starts every search cold and
+    ``partial=False`` drops an unfinished iteration (both as before v4).
     """
 
     name = "search"
@@ -286,11 +326,18 @@ class SearchAgent(PlanningAgent):
     def __init__(self, seed: int | None = None, time: float | None = None,
                  nodes: int | None = None, max_depth: int = 12, noise: float = 0.0,
                  weights: Weights = DEFAULT_WEIGHTS, extend: int = 0,
-                 repetition: bool = True, **kwargs: Any) -> None:
+                 repetition: bool = True, warm: bool = True, partial: bool = True,
+                 **kwargs: Any) -> None:
         super().__init__(seed=seed, time=time, nodes=nodes, **kwargs)
         if self.one_turn:
             max_depth, extend = 1, 0
         self.repetition = repetition
+        self.warm = warm
+        self.partial = partial
+        #: The last search's tables and where it stood (player, turns taken, settings),
+        #: for a warm start of the next search in the same game.
+        self._last: Searcher | None = None
+        self._last_settings: object = None
         self.max_depth = max_depth
         self.extend = extend
         self.noise = noise
@@ -305,11 +352,19 @@ class SearchAgent(PlanningAgent):
         ones this agent has seen in its game, :attr:`seen`), for the repetition check.
         """
         me = state.current_player
+        root_turns = state.turns_taken[0] + state.turns_taken[1]
+        last = self._last
+        if (last is None or seen is not None or last.me != me
+                or last.root_turns > root_turns or self._last_settings != state.settings):
+            # Another player, game, rules, or a history given from outside (its
+            # repetitions are not the ones the table's values saw): a cold start.
+            last = None
         if seen is None:
             seen = self.seen if self.repetition else None
         searcher = Searcher(me, self.weights, deadline, nodes, self.noise, self.rng,
-                            extend=self.extend, seen=seen)
-        root_turns = state.turns_taken[0] + state.turns_taken[1]
+                            extend=self.extend, seen=seen, previous=last,
+                            partial=self.partial)
+        searcher.root_turns = root_turns
         line: list[Option] = []
         value, depth_done = 0.0, 0
         started = time.perf_counter()
@@ -322,6 +377,8 @@ class SearchAgent(PlanningAgent):
                 searcher.base_end = root_turns + depth
                 v = searcher.value(state, root_turns + depth, -math.inf, math.inf, 0)
             except _OutOfBudget:
+                if self.partial:
+                    line = searcher.principal_line(state) or line
                 break
             value, depth_done = v, depth
             line = searcher.principal_line(state) or line
@@ -333,9 +390,12 @@ class SearchAgent(PlanningAgent):
                 now = time.perf_counter()
                 if now + (now - iteration_start) * 3 > deadline:
                     break
+        if self.warm:
+            self._last, self._last_settings = searcher, state.settings
+            searcher.old_tt, searcher.old_leaves = {}, {}  # one search back is enough
         self.stats = {"nodes": searcher.nodes, "seconds": time.perf_counter() - started,
                       "value": value, "depth": depth_done,
-                      "extensions": searcher.extensions,
+                      "extensions": searcher.extensions, "warm": searcher.warm_entries,
                       "repetitions": searcher.repetitions}
         return line, value, depth_done, searcher
 
