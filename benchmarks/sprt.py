@@ -13,8 +13,9 @@ logistic Elo model, the normal approximation used by Fishtest and cutechess:
 ``LLR ≈ N (s1 − s0)(2 x̄ − s0 − s1) / (2 σ²)`` with x̄ the mean score, σ² its
 per-game variance and s0, s1 the expected scores at elo0, elo1.
 
-Versions are agent settings (``VERSIONS``); ``spsa`` reads the weights SPSA tuned
-(``benchmarks/results/spsa/state.json``). Every game goes to a JSON-lines file in
+Versions are agent settings (``VERSIONS``); ``spsa`` and ``texel`` read tuned weights
+(``TUNED_WEIGHTS``: ``benchmarks/spsa_tune.py``, ``benchmarks/texel_tune.py``) and
+are otherwise the defaults. Every game goes to a JSON-lines file in
 ``benchmarks/results/sprt/`` (so a test can be stopped and resumed), and ``history``
 writes ``benchmarks/results/sprt/history.md`` from all of them.
 
@@ -28,6 +29,11 @@ builds' search speeds measured side by side (``benchmarks/engine_speed.py --comp
 37k nodes/s (pure, before issue 12):
 
     python benchmarks/sprt.py run v2-vigil v0-previous --nodes 26000 --nodes-old 11000
+
+``--nodes 0 --time T --nodes-old N`` plays the new version on the clock (T seconds a
+turn, on this machine: give it a core of its own) against the old one at N nodes, the
+old build's nodes in T seconds: for what only a clock shows (how a time budget is
+spent).
 """
 
 from __future__ import annotations
@@ -35,8 +41,9 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import multiprocessing
 import sys
-from dataclasses import asdict, fields
+from dataclasses import asdict, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -45,12 +52,22 @@ from reliquary.ai.match import MatchSpec, elo_from_score, play_game
 
 RESULTS = Path(__file__).resolve().parent / "results" / "sprt"
 SPSA_STATE = Path(__file__).resolve().parent / "results" / "spsa" / "state.json"
+TEXEL_WEIGHTS = Path(__file__).resolve().parent / "results" / "texel" / "weights.json"
+#: Versions with tuned weights: name -> (what it is, file, its key of the weights, the
+#: script that writes it)
+TUNED_WEIGHTS: dict[str, tuple[str, Path, str, str]] = {
+    "spsa": ("the defaults with the weights in benchmarks/results/spsa/state.json",
+             SPSA_STATE, "theta", "benchmarks/spsa_tune.py"),
+    "texel": ("the defaults with the weights in benchmarks/results/texel/weights.json",
+              TEXEL_WEIGHTS, "weights", "benchmarks/texel_tune.py fit"),
+}
 
 #: v2's weights where v3 changed them (v3: a killed Minion that REGROUP can bring back at
 #: once is worth more, and a lead of one Minion that REGROUP can undo earns no clock).
 _V2 = {"pool_ready": 0.0, "clock_regroupable": 1.0}
-#: The search before v4: every search starts cold and an unfinished iteration is dropped.
-_COLD = {"warm": False, "partial": False}
+#: The search before v4: every search starts cold, an unfinished iteration is dropped
+#: (and, in a time budget, one that cannot finish is not started).
+_COLD = {"warm": False, "partial": False, "fill_clock": False}
 
 #: name -> (what it is, SearchAgent keyword arguments; "weights" as a dict of changes)
 VERSIONS: dict[str, tuple[str, dict[str, Any]]] = {
@@ -73,21 +90,32 @@ VERSIONS: dict[str, tuple[str, dict[str, Any]]] = {
                    "can REGROUP back earns no Vigil clock", dict(_COLD)),
     "v4-warm": ("v3, and a warm search: each search starts from the table of the player's "
                 "last one in the game, and an iteration that runs out of budget still "
-                "gives the best option it found in the root's turn: the defaults", {}),
+                "gives the best option it found in the root's turn",
+                {"fill_clock": False}),
+    "v5-clock": ("v4, and a time budget spent to its end: the search starts an "
+                 "iteration it cannot finish, since an unfinished one still counts "
+                 "(with a node budget it plays as v4): the defaults", {}),
 }
 #: Tests of versions no longer in the code (their files are kept in results/superseded/):
 #: ``v1-vigil`` scored the clock as vigil_clock / r and had no Minion en prise term.
 
 
+def describe(name: str) -> str:
+    """What a version is, in words."""
+    return VERSIONS[name][0] if name in VERSIONS else TUNED_WEIGHTS[name][0]
+
+
 def version_kwargs(name: str) -> dict[str, Any]:
     """SearchAgent keyword arguments of a version, its weights as a Weights."""
-    if name == "spsa":
-        if not SPSA_STATE.exists():
-            raise SystemExit(f"no SPSA result at {SPSA_STATE}: run benchmarks/spsa_tune.py")
-        theta = json.loads(SPSA_STATE.read_text())["theta"]
+    if name in TUNED_WEIGHTS:
+        _, path, key, script = TUNED_WEIGHTS[name]
+        if not path.exists():
+            raise SystemExit(f"no {name} weights at {path}: run {script}")
+        theta = json.loads(path.read_text())[key]
         return {"weights": Weights(**{**asdict(DEFAULT_WEIGHTS), **theta})}
     if name not in VERSIONS:
-        raise SystemExit(f"unknown version {name!r}; known: {', '.join([*VERSIONS, 'spsa'])}")
+        raise SystemExit(f"unknown version {name!r}; known: "
+                         f"{', '.join([*VERSIONS, *TUNED_WEIGHTS])}")
     kwargs = dict(VERSIONS[name][1])
     changes = kwargs.pop("weights", {})
     known = {f.name for f in fields(Weights)}
@@ -190,8 +218,6 @@ def run(args: argparse.Namespace) -> None:
     new, old = version_kwargs(args.new), version_kwargs(args.old)
     budget = {"nodes": args.nodes} if args.nodes else {"time": args.time}
     budget_old = {"nodes": args.nodes_old} if args.nodes_old else budget
-    if args.nodes_old and not args.nodes:
-        raise SystemExit("--nodes-old needs --nodes (the new version's nodes a turn)")
     RESULTS.mkdir(parents=True, exist_ok=True)
     tag = f"n{args.nodes}" if args.nodes else f"t{args.time}"
     if args.nodes_old:
@@ -202,8 +228,7 @@ def run(args: argparse.Namespace) -> None:
                 "budget_old": budget_old, "seed": args.seed,
                 "elo0": args.elo0, "elo1": args.elo1, "alpha": args.alpha,
                 "beta": args.beta, "round_cap": args.round_cap,
-                "new_is": VERSIONS.get(args.new, ("SPSA's weights", {}))[0],
-                "old_is": VERSIONS.get(args.old, ("SPSA's weights", {}))[0]}
+                "new_is": describe(args.new), "old_is": describe(args.old)}
         path.write_text(json.dumps(head) + "\n")
     head, games = read(path)
     done = {g["index"] for g in games}
@@ -211,21 +236,52 @@ def run(args: argparse.Namespace) -> None:
                      round_cap=args.round_cap, budget_a={**new, **budget},
                      budget_b={**old, **budget_old})
     lower, upper = bounds(args.alpha, args.beta)
-    for index in range(args.max_games):
-        st = status(head, games)
-        if st["verdict"] != "undecided" and len(games) >= args.min_games:
-            break
-        if index in done:
-            continue
-        outcome = asdict(play_game(spec, index))
+
+    def finished() -> bool:
+        return (status(head, games)["verdict"] != "undecided"
+                and len(games) >= args.min_games)
+
+    def record(outcome: dict[str, Any]) -> None:
         games.append(outcome)
         with path.open("a") as f:
             f.write(json.dumps(outcome) + "\n")
         st = status(head, games)
-        print(f"game {index}: {outcome['winner']} {outcome['reason']} {outcome['rounds']} "
-              f"rounds | W{st['wins']} D{st['draws']} L{st['losses']} LLR {st['llr']} "
-              f"[{lower:.2f}, {upper:.2f}]", file=sys.stderr, flush=True)
+        print(f"game {outcome['index']}: {outcome['winner']} {outcome['reason']} "
+              f"{outcome['rounds']} rounds | W{st['wins']} D{st['draws']} L{st['losses']} "
+              f"LLR {st['llr']} [{lower:.2f}, {upper:.2f}]", file=sys.stderr, flush=True)
+
+    todo = [index for index in range(args.max_games) if index not in done]
+    if args.workers <= 1:
+        for index in todo:
+            if finished():
+                break
+            record(asdict(play_game(spec, index)))
+    elif todo and not finished():
+        # Games in parallel, recorded as they end; the test stops at the first crossing
+        # (games still running then are dropped: a resumed run plays them again).
+        portable = replace(spec, budget_a=_portable(spec.budget_a),
+                           budget_b=_portable(spec.budget_b))
+        with multiprocessing.get_context("spawn").Pool(args.workers) as pool:
+            for outcome in pool.imap_unordered(_play, [(portable, i) for i in todo]):
+                record(outcome)
+                if finished():
+                    pool.terminate()
+                    break
     print(json.dumps(status(head, games), indent=2))
+
+
+def _portable(budget: dict[str, Any]) -> dict[str, Any]:
+    """A budget that pickles: the compiled Weights do not unpickle, so as a dict."""
+    return {k: asdict(v) if isinstance(v, Weights) else v for k, v in budget.items()}
+
+
+def _play(job: tuple[MatchSpec, int]) -> dict[str, Any]:
+    spec, index = job
+
+    def weighted(budget: dict[str, Any]) -> dict[str, Any]:
+        return {k: Weights(**v) if k == "weights" else v for k, v in budget.items()}
+    spec = replace(spec, budget_a=weighted(spec.budget_a), budget_b=weighted(spec.budget_b))
+    return asdict(play_game(spec, index))
 
 
 def history(args: argparse.Namespace) -> None:
@@ -266,7 +322,7 @@ def history(args: argparse.Namespace) -> None:
     md += ["", "Versions:", ""]
     for name, (what, _) in VERSIONS.items():
         md.append(f"- `{name}`: {what}")
-    md.append("- `spsa`: the weights in `benchmarks/results/spsa/state.json`")
+    md.extend(f"- `{name}`: {what}" for name, (what, *_) in TUNED_WEIGHTS.items())
     (RESULTS / "history.md").write_text("\n".join(md) + "\n")
     print("\n".join(md))
 
@@ -280,8 +336,12 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--nodes", type=int, default=1000, help="nodes per turn (0: use --time)")
     p.add_argument("--time", type=float, default=0.3, help="seconds per turn if --nodes 0")
     p.add_argument("--nodes-old", type=int, default=0,
-                   help="nodes per turn for OLD (default: --nodes): equal time by node rates")
+                   help="nodes per turn for OLD (default: NEW's budget): equal time by "
+                        "node rates")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--workers", type=int, default=1,
+                   help="games played at once, each in a process (with --time: give each "
+                        "a core of its own)")
     p.add_argument("--max-games", type=int, default=1000)
     p.add_argument("--round-cap", type=int, default=200)
     p.add_argument("--min-games", type=int, default=0,

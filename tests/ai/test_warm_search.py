@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 
 import pytest
 
@@ -103,3 +104,21 @@ def test_an_unfinished_iteration_plays_what_beat_the_last_ones_choice(
         assert (exact(state, line[:i], line[i], end)
                 >= exact(state, line[:i], dropped[i], end))
     assert changed >= 3  # the sample has positions where the deeper look changed the choice
+
+
+def test_a_time_budget_is_spent_to_its_end(positions: list[State]) -> None:
+    """With ``fill_clock`` the search starts an iteration it cannot finish (it still
+    counts); without, it stops after the one it finished. Depth 1 is always finished,
+    so a deadline already past shows the rule without timing anything."""
+    state = positions[8]
+    thinks = {}
+    for fill in (True, False):
+        agent = SearchAgent(seed=1, fill_clock=fill)
+        line, _, depth, searcher = agent.analyse(state, deadline=time.perf_counter())
+        assert depth == 1 and line and line[0] in state.legal_options()
+        thinks[fill] = searcher.nodes
+    depth_one = SearchAgent(seed=1, max_depth=1).analyse(state)[3].nodes
+    assert thinks[False] == depth_one
+    assert depth_one < thinks[True] <= depth_one + 128  # the deadline is read every 128 nodes
+    # Without partial iterations, an unfinished one would be wasted: fill_clock is off.
+    assert not SearchAgent(partial=False).fill_clock

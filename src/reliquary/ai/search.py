@@ -20,8 +20,9 @@ yet, for move ordering and for bounds deep enough to use: the last turn looked a
 and a second think after a die roll starts from the first one's tree. An iteration
 that runs out of budget is not thrown away (``partial=True``): in the root's turn the
 best option searched to the new depth so far beats the last iteration's (which was
-searched first) and is played. A history given from outside (``analyse(seen=…)``)
-starts cold, since the table's values saw other repetitions.
+searched first) and is played, so a time budget is spent to its end
+(``fill_clock=True``, v5). A history given from outside (``analyse(seen=…)``) starts
+cold, since the table's values saw other repetitions.
 
 Repetitions (contempt): given the game's history (the :func:`repetition_key` of the
 positions at the start of each turn so far), a turn start inside the search that
@@ -314,7 +315,10 @@ class SearchAgent(PlanningAgent):
     ``max_depth`` caps the depth in turns; ``noise`` adds Gaussian noise to leaf
     scores (weaker, more varied play); ``repetition=False`` turns the repetition check
     off (as before it existed); ``warm=False`` starts every search cold and
-    ``partial=False`` drops an unfinished iteration (both as before v4).
+    ``partial=False`` drops an unfinished iteration (both as before v4);
+    ``fill_clock=False`` does not start an iteration that cannot finish in the time
+    left (as before v5; with ``partial`` an unfinished iteration still counts, so by
+    default a time budget is spent to its end).
     """
 
     name = "search"
@@ -327,13 +331,14 @@ class SearchAgent(PlanningAgent):
                  nodes: int | None = None, max_depth: int = 12, noise: float = 0.0,
                  weights: Weights = DEFAULT_WEIGHTS, extend: int = 0,
                  repetition: bool = True, warm: bool = True, partial: bool = True,
-                 **kwargs: Any) -> None:
+                 fill_clock: bool = True, **kwargs: Any) -> None:
         super().__init__(seed=seed, time=time, nodes=nodes, **kwargs)
         if self.one_turn:
             max_depth, extend = 1, 0
         self.repetition = repetition
         self.warm = warm
         self.partial = partial
+        self.fill_clock = fill_clock and partial
         #: The last search's tables and where it stood (player, turns taken, settings),
         #: for a warm start of the next search in the same game.
         self._last: Searcher | None = None
@@ -384,7 +389,7 @@ class SearchAgent(PlanningAgent):
             line = searcher.principal_line(state) or line
             if abs(v) >= WIN_THRESHOLD:
                 break  # proven
-            if deadline is not None and nodes is None:
+            if deadline is not None and nodes is None and not self.fill_clock:
                 # The next iteration costs several times this one: don't start what
                 # cannot finish.
                 now = time.perf_counter()

@@ -26,13 +26,18 @@ not once per decision. Setup choices and forced decisions are taken in the web p
 (they cost microseconds).
 
 Position keys come from :func:`~reliquary.ai.position_key`, which uses Python's
-``hash`` (salted per process), so they are computed here, never in a worker.
+``hash`` (salted per process), so they are computed here, never in a worker. For the
+same reason a worker rebuilds the game's memory of positions (the turn starts so far,
+for the search's repetition check: a side ahead does not walk back into a position
+the game has had) by replaying the game's tokens, which the server sends with the
+position (:func:`recall`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import multiprocessing
 import os
 import random
@@ -40,7 +45,7 @@ import signal
 import time
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -51,6 +56,7 @@ from ..ai.planning import PlanningAgent, setup_choice
 from ..engine import (
     SETUP_KINDS,
     Content,
+    Game,
     GameOverError,
     IllegalOptionError,
     NotationError,
@@ -62,6 +68,8 @@ from ..engine import (
     position_to_dict,
 )
 from .config import env_number
+
+log = logging.getLogger(__name__)
 
 #: Seconds a hint may think (``RELIQUARY_HINT_SECONDS``).
 DEFAULT_HINT_SECONDS = 1.0
@@ -129,16 +137,41 @@ def _tokens(state: State, line: list[Option]) -> list[str]:
     return out
 
 
+def recall(agent: object, state: State, history: Sequence[str]) -> int:
+    """Give a fresh planning agent the game's memory of positions for its repetition
+    check: every turn start of the game whose decisions are ``history`` (tokens from
+    the start, chance included), replayed under ``state``'s content and settings, and
+    ``state`` itself. Returns how many turn starts it remembers (0 for an agent without
+    that memory).
+    The server's tokens are the game's own; should they not replay (a bug), the agent
+    keeps what it had so far, with a warning, rather than fail the AI's turn."""
+    if not isinstance(agent, PlanningAgent):
+        return 0
+    game = Game(state.content, state.settings)
+    for index, token in enumerate(history):
+        agent.observe(game.state)
+        try:
+            game.apply_token(token)
+        except (NotationError, IllegalOptionError, GameOverError) as err:
+            log.warning("the game's decision %d (%r) does not replay: %s; the AI "
+                        "remembers the positions before it", index, token, err)
+            break
+    agent.observe(state)
+    return sum(agent.seen.values())
+
+
 def think_in_worker(position: dict[str, Any], level: str, seed: int,
-                    seconds: float | None) -> dict[str, Any]:
-    """Plan the AI's turn from ``position`` (runs in a worker process).
+                    seconds: float | None, history: Sequence[str] = ()) -> dict[str, Any]:
+    """Plan the AI's turn from ``position`` (runs in a worker process); ``history``: the
+    game's decisions so far as tokens, for the repetition check (:func:`recall`).
 
     Returns ``{"line": [tokens], "value": in [-1, 1] for the thinker or None,
-    "seconds", "nodes"}``; ``line`` is never empty.
+    "seconds", "nodes", "remembered": turn starts recalled}``; ``line`` is never empty.
     """
     state = _state_of(position)
     agent = get_agent(level, seed=seed)
     started = time.perf_counter()
+    remembered = recall(agent, state, history)
     value: float | None = None
     if isinstance(agent, PlanningAgent):
         deadline = None if seconds is None else started + seconds
@@ -154,7 +187,8 @@ def think_in_worker(position: dict[str, Any], level: str, seed: int,
     if not tokens:  # a safeguard: plans come from the legal options
         tokens = [format_option(state, random.Random(seed).choice(state.legal_options()))]
     return {"line": tokens, "value": value, "seconds": time.perf_counter() - started,
-            "nodes": agent.stats.get("nodes") if isinstance(agent, PlanningAgent) else None}
+            "nodes": agent.stats.get("nodes") if isinstance(agent, PlanningAgent) else None,
+            "remembered": remembered}
 
 
 def hint_in_worker(position: dict[str, Any], seconds: float) -> dict[str, Any]:
@@ -376,9 +410,11 @@ class AIPool:
         """Drop a game's plan (it ended, or left the cache)."""
         self._brains.pop(game_id, None)
 
-    async def choose(self, game_id: str, state: State, level: str, seed: int) -> Option:
+    async def choose(self, game_id: str, state: State, level: str, seed: int,
+                     history: Sequence[str] = ()) -> Option:
         """The AI's option at ``state``: from its plan for the turn when the position is
-        the one the plan expects, otherwise from a new search in a worker."""
+        the one the plan expects, otherwise from a new search in a worker. ``history``:
+        the tokens of the game's decisions up to ``state`` (see :func:`recall`)."""
         if state.is_terminal or state.is_chance:
             raise ValueError("the AI chooses only at its own decision")
         brain = self._brains.get(game_id)
@@ -407,7 +443,7 @@ class AIPool:
             seconds = (budget * 0.85 if brain.spent == 0.0
                        else max(budget - brain.spent, budget * 0.05))
         result = await self.run(game_id, seconds, think_in_worker,
-                                position_to_dict(state), level, seed, seconds)
+                                position_to_dict(state), level, seed, seconds, list(history))
         brain.spent += result["seconds"]  # thinking only: a wait in the queue is not spent
         brain.thinks += 1
         if result["value"] is not None:

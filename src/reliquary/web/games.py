@@ -43,7 +43,7 @@ from ..engine import (
     position_to_dict,
     read_option,
 )
-from .ai_pool import ai_evaluation, ai_status
+from .ai_pool import ai_evaluation, ai_status, recall
 from .clock import clock_view
 from .db import ACTIVE, EXPIRED, QUARANTINED, GameRow, StaleError, Store
 
@@ -863,14 +863,21 @@ class Manager:
             held = True
             rev = session.rev
             snapshot = session.state.clone()
+            history = [entry.token for entry in session.game.history]
             level = session.row.options.get("level", "easy")
             renewing = asyncio.get_running_loop().create_task(self._renew_lease(game_id))
             try:
                 if self.ai is not None:  # a worker process plans the turn; its plan is kept
-                    option = await self.ai.choose(game_id, snapshot, level, seed + session.seq)
+                    option = await self.ai.choose(game_id, snapshot, level, seed + session.seq,
+                                                  history)
                 else:
                     agent = get_agent(level, seed=seed + session.seq)
-                    option = await asyncio.to_thread(agent.choose, snapshot)
+
+                    def think(agent: Any = agent, snapshot: State = snapshot,
+                              history: list[str] = history) -> Any:
+                        recall(agent, snapshot, history)  # a replay: off the event loop
+                        return agent.choose(snapshot)
+                    option = await asyncio.to_thread(think)
             finally:
                 renewing.cancel()
             self.ai_decisions += 1

@@ -1,0 +1,97 @@
+"""The web AI remembers its game's positions (issue 9): a worker starts from a fresh
+agent, so it rebuilds the game's turn starts from the tokens the server sends, and the
+search's repetition check sees the game's history as it does in one process."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from reliquary.ai import get_agent, sample_chance
+from reliquary.ai.hashing import at_turn_start, repetition_key
+from reliquary.content import default_content
+from reliquary.engine import Game, State
+from reliquary.web import ai_pool
+from reliquary.web.ai_pool import AIPool, recall, think_in_worker
+
+
+def played(turns: int, seed: int = 3) -> tuple[Game, list[State]]:
+    """A seeded game of greedy against greedy, ``turns`` turns into its play, and the
+    positions at the start of each turn (the current one last)."""
+    rng = random.Random(seed)
+    game = Game(default_content())
+    agents = [get_agent("greedy", seed=seed), get_agent("greedy", seed=seed + 1)]
+    starts: list[State] = []
+    while True:
+        state = game.state
+        if at_turn_start(state):
+            starts.append(state.clone())
+            if len(starts) > turns:
+                return game, starts
+        assert not state.is_terminal
+        if state.is_chance:
+            game.apply(sample_chance(state, rng))
+        else:
+            game.apply(agents[state.current_player].choose(state))
+
+
+@pytest.fixture(scope="module")
+def game_and_starts() -> tuple[Game, list[State]]:
+    return played(12)
+
+
+def test_recall_gives_a_fresh_agent_every_turn_start_of_the_game(
+        game_and_starts: tuple[Game, list[State]], caplog: pytest.LogCaptureFixture) -> None:
+    game, starts = game_and_starts
+    tokens = [entry.token for entry in game.history]
+    agent = get_agent("hard", seed=1)
+    assert recall(agent, game.state, tokens) == len(starts) == 13
+    assert Counter(agent.seen) == Counter(repetition_key(s) for s in starts)  # type: ignore[attr-defined]
+    # An agent that played the game itself remembers no more than that.
+    again = get_agent("hard", seed=1)
+    recall(again, game.state, [])
+    assert Counter(again.seen) == Counter({repetition_key(game.state): 1})  # type: ignore[attr-defined]
+    # Agents without a memory (random) take none; a token that does not replay stops
+    # the replay where it is, and the current position is still remembered.
+    assert recall(get_agent("random", seed=1), game.state, tokens) == 0
+    broken = get_agent("hard", seed=1)
+    with caplog.at_level(logging.WARNING, logger="reliquary.web.ai_pool"):
+        assert recall(broken, game.state, [*tokens[:3], "not-a-token", *tokens[3:]]) == 1
+    assert "decision 3 ('not-a-token') does not replay" in caplog.text
+
+
+def test_a_worker_think_recalls_the_history_it_is_sent(
+        game_and_starts: tuple[Game, list[State]], monkeypatch: pytest.MonkeyPatch) -> None:
+    game, starts = game_and_starts
+    monkeypatch.setattr(ai_pool, "_WORKER_CONTENT", default_content())
+    position = ai_pool.position_to_dict(game.state)
+    tokens = [entry.token for entry in game.history]
+    result = think_in_worker(position, "hard", 1, 0.05, tokens)
+    assert result["remembered"] == len(starts)
+    assert result["line"]
+    assert think_in_worker(position, "hard", 1, 0.05)["remembered"] == 1
+
+
+def test_the_pool_sends_the_games_history_to_its_worker(
+        game_and_starts: tuple[Game, list[State]], monkeypatch: pytest.MonkeyPatch) -> None:
+    game, starts = game_and_starts
+    monkeypatch.setattr(ai_pool, "_WORKER_CONTENT", default_content())
+    results: list[dict[str, Any]] = []
+
+    class InProcess(AIPool):
+        """The pool with its worker's function run here (the same function)."""
+
+        async def run(self, game_id: str, budget: float | None, fn: Any, *args: Any) -> Any:
+            results.append(fn(*args))
+            return results[-1]
+
+    pool = InProcess(default_content(), max_thinking=1)
+    tokens = [entry.token for entry in game.history]
+    option = asyncio.run(pool.choose("g", game.state.clone(), "hard", 1, tokens))
+    assert option in game.state.legal_options()
+    assert results[-1]["remembered"] == len(starts)
