@@ -90,11 +90,11 @@ VERSIONS: dict[str, tuple[str, dict[str, Any]]] = {
                    "can REGROUP back earns no Vigil clock", dict(_COLD)),
     "v4-warm": ("v3, and a warm search: each search starts from the table of the player's "
                 "last one in the game, and an iteration that runs out of budget still "
-                "gives the best option it found in the root's turn",
+                "gives the best option it found in the root's turn: the defaults",
                 {"fill_clock": False}),
     "v5-clock": ("v4, and a time budget spent to its end: the search starts an "
                  "iteration it cannot finish, since an unfinished one still counts "
-                 "(with a node budget it plays as v4): the defaults", {}),
+                 "(with a node budget it plays as v4); not adopted", {"fill_clock": True}),
 }
 #: Tests of versions no longer in the code (their files are kept in results/superseded/):
 #: ``v1-vigil`` scored the clock as vigil_clock / r and had no Minion en prise term.

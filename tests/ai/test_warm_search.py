@@ -120,5 +120,6 @@ def test_a_time_budget_is_spent_to_its_end(positions: list[State]) -> None:
     depth_one = SearchAgent(seed=1, max_depth=1).analyse(state)[3].nodes
     assert thinks[False] == depth_one
     assert depth_one < thinks[True] <= depth_one + 128  # the deadline is read every 128 nodes
-    # Without partial iterations, an unfinished one would be wasted: fill_clock is off.
-    assert not SearchAgent(partial=False).fill_clock
+    # Off by default (v4); without partial iterations an unfinished one would be wasted.
+    assert not SearchAgent().fill_clock
+    assert not SearchAgent(partial=False, fill_clock=True).fill_clock
