@@ -51,7 +51,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..ai import LEVELS, get_agent, position_key
+from ..ai import LEVELS, Agent, get_agent, position_key
 from ..ai.planning import PlanningAgent, setup_choice
 from ..engine import (
     SETUP_KINDS,
@@ -137,7 +137,7 @@ def _tokens(state: State, line: list[Option]) -> list[str]:
     return out
 
 
-def recall(agent: object, state: State, history: Sequence[str]) -> int:
+def recall(agent: Agent, state: State, history: Sequence[str]) -> int:
     """Give a fresh planning agent the game's memory of positions for its repetition
     check: every turn start of the game whose decisions are ``history`` (tokens from
     the start, chance included), replayed under ``state``'s content and settings, and
@@ -158,6 +158,13 @@ def recall(agent: object, state: State, history: Sequence[str]) -> int:
             break
     agent.observe(state)
     return sum(agent.seen.values())
+
+
+def choose_remembering(agent: Agent, state: State, history: Sequence[str]) -> Option:
+    """``agent``'s option at ``state`` after :func:`recall` of the game's ``history`` (the
+    server's in-process path, run off the event loop: the replay is work too)."""
+    recall(agent, state, history)
+    return agent.choose(state)
 
 
 def think_in_worker(position: dict[str, Any], level: str, seed: int,

@@ -43,7 +43,7 @@ from ..engine import (
     position_to_dict,
     read_option,
 )
-from .ai_pool import ai_evaluation, ai_status, recall
+from .ai_pool import ai_evaluation, ai_status, choose_remembering
 from .clock import clock_view
 from .db import ACTIVE, EXPIRED, QUARANTINED, GameRow, StaleError, Store
 
@@ -872,12 +872,8 @@ class Manager:
                                                   history)
                 else:
                     agent = get_agent(level, seed=seed + session.seq)
-
-                    def think(agent: Any = agent, snapshot: State = snapshot,
-                              history: list[str] = history) -> Any:
-                        recall(agent, snapshot, history)  # a replay: off the event loop
-                        return agent.choose(snapshot)
-                    option = await asyncio.to_thread(think)
+                    option = await asyncio.to_thread(choose_remembering, agent, snapshot,
+                                                     history)
             finally:
                 renewing.cancel()
             self.ai_decisions += 1
