@@ -95,9 +95,18 @@ VERSIONS: dict[str, tuple[str, dict[str, Any]]] = {
     "v5-clock": ("v4, and a time budget spent to its end: the search starts an "
                  "iteration it cannot finish, since an unfinished one still counts "
                  "(with a node budget it plays as v4); not adopted", {"fill_clock": True}),
+    "v7-draw": ("v4, and draw contempt: a draw is 20 below 0 for the searching side, and "
+                "a tied Vigil running out costs it 20 times the clock's share",
+                {"weights": {"draw_contempt": 20.0}}),
+    "v8-killers": ("v4, and killers: at each ply the search tries the last two options that "
+                   "cut off there right after the table's hint (the same values, fewer "
+                   "nodes)", {"killers": True}),
 }
 #: Tests of versions no longer in the code (their files are kept in results/superseded/):
-#: ``v1-vigil`` scored the clock as vigil_clock / r and had no Minion en prise term.
+#: ``v1-vigil`` scored the clock as vigil_clock / r and had no Minion en prise term;
+#: ``v6-reduce`` was v4 with late turn reductions (in each turn, the quiet turn ends after
+#: the first two searched a turn shallower with a null window first, and at full depth
+#: only if they beat the bound): even with v4 after 133 games at 0.3 s, so dropped.
 
 
 def describe(name: str) -> str:

@@ -3,6 +3,8 @@ rule variants (RULES.md §11)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from reliquary.ai import get_agent
@@ -270,3 +272,49 @@ def test_a_lead_regroup_cannot_undo_keeps_its_clock(build) -> None:
     hurt = _one_minion_up(build, skull_pool=1, skull_hero_hp=3)  # V2 reads Hero damage first
     assert hurt.vigil_leader() == KEY
     assert evaluate(hurt, KEY, v2_clock) == evaluate(hurt, KEY)
+
+
+# -- draw contempt: a draw is below 0 for the searching side ------------------------------
+
+def _tied_last_round(build, rite: str | None = None) -> State:
+    # Tied on every V2 count (no carriers, no damage, no Minions), the Vigil at 1 and Skull
+    # first: the round ends after Key's turn, and unless something happens in it the
+    # game ends in a draw. Nothing of either side reaches the other.
+    return (build().hero(KEY, "a1").hero(SKULL, "h8").relic(KEY, "b3").relic(SKULL, "g6")
+            .rites(key=rite, skull=rite).set(first=SKULL, vigil=1).to_move(KEY).build())
+
+
+def test_draw_contempt_scores_a_draw_below_zero_for_either_side(build) -> None:
+    state = _tied_last_round(build)
+    assert vigil_clock(state) == (None, 1)
+    contempt = Weights(draw_contempt=20.0)
+    for player in (KEY, SKULL):
+        # A tied Vigil running out costs the evaluating side, whichever it is ...
+        gap = evaluate(state, player) - evaluate(state, player, contempt)
+        assert gap == pytest.approx(20.0 * (7 + 1 - 1) / 7)
+    ahead = _won_ending(build)  # ... and only when tied: a lead's clock is unchanged
+    assert evaluate(ahead, KEY, contempt) == evaluate(ahead, KEY)
+    # Every Key turn here ends the game in a draw: the search sees it at once.
+    for weights, draw in ((Weights(), 0.0), (contempt, -20.0)):
+        agent = SearchAgent(seed=1, nodes=5_000, max_depth=2, weights=weights)
+        _, value, _, _ = agent.analyse(state)
+        assert value == draw
+
+
+def test_draw_contempt_plays_for_a_result(build) -> None:
+    """A rite resets the Vigil (V1). Both sides hold one, weighted above the Minion it
+    brings (and the clock off, which would value that Minion's lead): Key's played, the
+    position is worse for Key than the draw, so Key keeps it and the game is drawn; with
+    draw contempt the draw is worse still, so Key plays it and the game goes on."""
+    state = _tied_last_round(build, rite="Exhumation")
+    keep = Weights(rite=40.0, vigil_clock=0.0)
+    for weights, plays_rite in ((keep, False), (replace(keep, draw_contempt=20.0), True)):
+        s = state.clone()
+        agent = SearchAgent(seed=1, nodes=20_000, max_depth=2, weights=weights)
+        turns = s.turns_taken[:]
+        while s.turns_taken == turns:
+            s.apply(agent.choose(s))
+        assert s.is_terminal is not plays_rite
+        assert (s.rites[KEY] is None) is plays_rite
+        if plays_rite:
+            assert s.vigil == s.settings.vigil_start  # reset: the game goes on

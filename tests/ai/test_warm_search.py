@@ -123,3 +123,20 @@ def test_a_time_budget_is_spent_to_its_end(positions: list[State]) -> None:
     # Off by default (v4); without partial iterations an unfinished one would be wasted.
     assert not SearchAgent().fill_clock
     assert not SearchAgent(partial=False, fill_clock=True).fill_clock
+
+
+def test_killers_search_the_same_values_with_fewer_nodes(positions: list[State]) -> None:
+    """Killers only reorder the options: an exact search (no budget) finds the same value
+    at each depth, and the refutations tried first cut sooner."""
+    with_killers = without = 0
+    for state in positions[:6]:
+        for depth in (2, 3):
+            plain = SearchAgent(seed=1, max_depth=depth, warm=False)
+            killing = SearchAgent(seed=1, max_depth=depth, warm=False, killers=True)
+            _, value, done, searcher = plain.analyse(state)
+            _, k_value, k_done, k_searcher = killing.analyse(state)
+            assert k_value == pytest.approx(value) and k_done == done
+            assert k_searcher.killers and not searcher.killers  # a killer per cut ply
+            without += searcher.nodes
+            with_killers += k_searcher.nodes
+    assert with_killers < 0.95 * without

@@ -65,6 +65,9 @@ class Weights:
     # the searching side (see search.py): the side ahead avoids repeating
     pool_ready: float = 12.0      # extra when REGROUP can bring a killed Minion back now (an
     # empty square on your back row, T4): a kill the other side can undo at once gains less
+    draw_contempt: float = 0.0    # a draw (the Vigil run out tied, the round cap) is this
+    # much below 0 for the searching side, and a tied Vigil running out costs it this much
+    # times the clock's share: the side that thinks itself stronger plays for a result
     clock_regroupable: float = 0.0  # the share of the Vigil clock a lead of one Minion (V2's
     # last count) keeps when the other side can REGROUP one back: none, it is undone at once
 
@@ -72,11 +75,11 @@ class Weights:
 DEFAULT_WEIGHTS = Weights()
 
 
-def terminal_value(state: State, player: int, ply: int = 0) -> float:
-    """±WIN (less the plies it took) for a finished game, 0 for a draw."""
+def terminal_value(state: State, player: int, ply: int = 0, draw: float = 0.0) -> float:
+    """±WIN (less the plies it took) for a finished game, ``draw`` for a draw."""
     winner = state.winner
     if winner is None:
-        return 0.0
+        return draw
     return WIN - ply if winner == player else -WIN + ply
 
 
@@ -119,7 +122,7 @@ class _Score:
 def evaluate(state: State, player: int, weights: Weights = DEFAULT_WEIGHTS) -> float:
     """How good ``state`` is for ``player``: positive is better, 0 is even."""
     if state.result is not None:
-        return terminal_value(state, player)
+        return terminal_value(state, player, draw=-weights.draw_contempt)
     w = weights
     n = state.geometry.size
     top = n - 1
@@ -208,16 +211,19 @@ def evaluate(state: State, player: int, weights: Weights = DEFAULT_WEIGHTS) -> f
         scale = (4 - state.vigil) / 3
         score.add(0, w.vigil * scale * vigil[0])
         score.add(1, w.vigil * scale * vigil[1])
-    if w.vigil_clock:
+    contempt = 0.0
+    if w.vigil_clock or w.draw_contempt:
         leader, left = vigil_clock(state)
-        if leader is not None:
+        full = state.settings.vigil_start + 1
+        if leader is not None and w.vigil_clock:
             if mover == 1 - leader and can_reset(state, mover, board):
-                left = state.settings.vigil_start + 1  # the side behind will reset it
-            full = state.settings.vigil_start + 1
+                left = full  # the side behind will reset it
             share = (w.clock_regroupable if w.clock_regroupable != 1.0
                      and _regroup_undoes_lead(state, leader) else 1.0)
             score.add(leader, share * w.vigil_clock * (full + 1 - left) / full)
-    return score.of(player) - score.of(1 - player)
+        elif leader is None and w.draw_contempt:
+            contempt = w.draw_contempt * (full + 1 - left) / full  # a draw draws near
+    return score.of(player) - score.of(1 - player) - contempt
 
 
 def can_reset(state: State, player: int, board: _Board | None = None) -> bool:
