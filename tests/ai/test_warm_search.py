@@ -131,8 +131,8 @@ def test_killers_search_the_same_values_with_fewer_nodes(positions: list[State])
     with_killers = without = 0
     for state in positions[:6]:
         for depth in (2, 3):
-            plain = SearchAgent(seed=1, max_depth=depth, warm=False)
-            killing = SearchAgent(seed=1, max_depth=depth, warm=False, killers=True)
+            plain = SearchAgent(seed=1, max_depth=depth, warm=False, killers=False)
+            killing = SearchAgent(seed=1, max_depth=depth, warm=False)  # the default
             _, value, done, searcher = plain.analyse(state)
             _, k_value, k_done, k_searcher = killing.analyse(state)
             assert k_value == pytest.approx(value) and k_done == done
@@ -140,3 +140,4 @@ def test_killers_search_the_same_values_with_fewer_nodes(positions: list[State])
             without += searcher.nodes
             with_killers += k_searcher.nodes
     assert with_killers < 0.95 * without
+    assert SearchAgent().killers  # on by default since v8 won its SPRT against v4

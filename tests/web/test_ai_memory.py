@@ -1,6 +1,7 @@
-"""The web AI remembers its game's positions (issue 9): a worker starts from a fresh
-agent, so it rebuilds the game's turn starts from the tokens the server sends, and the
-search's repetition check sees the game's history as it does in one process."""
+"""The web AI remembers its game's positions (issue 9): a worker rebuilds the game's
+turn starts from the tokens the server sends, so the search's repetition check sees
+the game's history as it does in one process; and it keeps its games' search agents,
+so a game's next think on the same worker starts warm."""
 
 from __future__ import annotations
 
@@ -95,3 +96,32 @@ def test_the_pool_sends_the_games_history_to_its_worker(
     option = asyncio.run(pool.choose("g", game.state.clone(), "hard", 1, tokens))
     assert option in game.state.legal_options()
     assert results[-1]["remembered"] == len(starts)
+
+
+def test_a_worker_keeps_its_games_search_table_for_the_next_think(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The game's next AI turn on the same worker starts warm (issue 9's v4 warm start,
+    in the web game too); another game, or no kept agents, starts cold; the kept agent
+    still remembers exactly the game's positions it is told."""
+    monkeypatch.setattr(ai_pool, "_WORKER_CONTENT", default_content())
+    monkeypatch.setattr(ai_pool, "_WARM_AGENTS", ai_pool.OrderedDict())
+    earlier, _ = played(10)
+    later, later_starts = played(12)  # the same game two turns on: the same player moves
+    assert earlier.state.current_player == later.state.current_player
+
+    def think(game: Game, game_id: str | None) -> dict[str, Any]:
+        return think_in_worker(ai_pool.position_to_dict(game.state), "hard", 1, 0.2,
+                               [entry.token for entry in game.history], game_id)
+
+    assert think(earlier, "g")["warm"] == 0
+    again = think(later, "g")
+    assert again["warm"] > 0 and again["remembered"] == len(later_starts)
+    assert think(later, "other")["warm"] == 0
+    assert think(later, None)["warm"] == 0  # no game named: nothing kept
+    monkeypatch.setenv("RELIQUARY_AI_WARM_GAMES", "0")
+    think(earlier, "g")
+    assert not ai_pool._WARM_AGENTS and think(later, "g")["warm"] == 0
+    monkeypatch.setenv("RELIQUARY_AI_WARM_GAMES", "1")
+    think(earlier, "g")
+    think(earlier, "h")
+    assert list(ai_pool._WARM_AGENTS) == [("h", "hard")]  # the least recent goes first

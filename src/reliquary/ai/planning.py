@@ -113,6 +113,13 @@ class PlanningAgent:
         self._seen_turns = -1
         self._seen_last: int | None = None
 
+    def forget_positions(self) -> None:
+        """Forget the game's positions (the memory for the repetition check), to have
+        them told again; what the search keeps for a warm start stays."""
+        self.seen.clear()
+        self._seen_turns = -1
+        self._seen_last = None
+
     def observe(self, state: State) -> None:
         """Remember ``state`` if it is the start of a turn (for the repetition check).
 

@@ -31,6 +31,12 @@ same reason a worker rebuilds the game's memory of positions (the turn starts so
 for the search's repetition check: a side ahead does not walk back into a position
 the game has had) by replaying the game's tokens, which the server sends with the
 position (:func:`recall`).
+
+A worker keeps the search agents of its last few games (:func:`agent_for`,
+``RELIQUARY_AI_WARM_GAMES``, default 4), so a think that lands on the worker that did
+its game's last one starts warm from that one's table, as the search does in one
+process (with one worker, every think after the first; with more, the pool does not
+route a game to its worker, so only some).
 """
 
 from __future__ import annotations
@@ -53,6 +59,7 @@ from typing import Any
 
 from ..ai import LEVELS, Agent, get_agent, position_key
 from ..ai.planning import PlanningAgent, setup_choice
+from ..ai.search import SearchAgent
 from ..engine import (
     SETUP_KINDS,
     Content,
@@ -167,16 +174,54 @@ def choose_remembering(agent: Agent, state: State, history: Sequence[str]) -> Op
     return agent.choose(state)
 
 
+#: Per worker, the search agents of its last few AI games, (game, level) -> agent: a
+#: think that lands on the worker that did its game's last one starts warm from that
+#: one's table (:class:`~reliquary.ai.search.SearchAgent`'s warm start), as in one
+#: process. A table holds up to a think's nodes, so only a few are kept.
+_WARM_AGENTS: OrderedDict[tuple[str, str], Agent] = OrderedDict()
+
+
+def warm_games() -> int:
+    """``RELIQUARY_AI_WARM_GAMES``: how many games' search agents a worker keeps for
+    warm starts (default 4; 0: every think starts cold)."""
+    return int(env_number("RELIQUARY_AI_WARM_GAMES", 4, whole=True, low=0))
+
+
+def agent_for(game_id: str | None, level: str, seed: int) -> Agent:
+    """The agent to think for ``game_id`` at ``level``: this worker's from the game's
+    last think when it kept one (reseeded with ``seed``, its memory of positions
+    forgotten, to be recalled; its search table kept), otherwise a fresh one."""
+    keep = warm_games() if game_id is not None else 0
+    key = (game_id or "", level)
+    agent = _WARM_AGENTS.pop(key, None)
+    if agent is None:
+        agent = get_agent(level, seed=seed)
+        if not (isinstance(agent, SearchAgent) and agent.warm and not agent.one_turn):
+            return agent  # nothing to carry over between thinks
+    else:
+        assert isinstance(agent, SearchAgent)
+        agent.rng.seed(seed)
+        agent.forget_positions()
+    _WARM_AGENTS[key] = agent
+    while len(_WARM_AGENTS) > keep:
+        _WARM_AGENTS.popitem(last=False)
+    return agent
+
+
 def think_in_worker(position: dict[str, Any], level: str, seed: int,
-                    seconds: float | None, history: Sequence[str] = ()) -> dict[str, Any]:
+                    seconds: float | None, history: Sequence[str] = (),
+                    game_id: str | None = None) -> dict[str, Any]:
     """Plan the AI's turn from ``position`` (runs in a worker process); ``history``: the
-    game's decisions so far as tokens, for the repetition check (:func:`recall`).
+    game's decisions so far as tokens, for the repetition check (:func:`recall`);
+    ``game_id``: the game, whose agent the worker may keep for a warm start
+    (:func:`agent_for`).
 
     Returns ``{"line": [tokens], "value": in [-1, 1] for the thinker or None,
-    "seconds", "nodes", "remembered": turn starts recalled}``; ``line`` is never empty.
+    "seconds", "nodes", "remembered": turn starts recalled, "warm": table entries the
+    search started from}``; ``line`` is never empty.
     """
     state = _state_of(position)
-    agent = get_agent(level, seed=seed)
+    agent = agent_for(game_id, level, seed)
     started = time.perf_counter()
     remembered = recall(agent, state, history)
     value: float | None = None
@@ -195,42 +240,20 @@ def think_in_worker(position: dict[str, Any], level: str, seed: int,
         tokens = [format_option(state, random.Random(seed).choice(state.legal_options()))]
     return {"line": tokens, "value": value, "seconds": time.perf_counter() - started,
             "nodes": agent.stats.get("nodes") if isinstance(agent, PlanningAgent) else None,
-            "remembered": remembered}
+            "remembered": remembered,
+            "warm": agent.stats.get("warm", 0) if isinstance(agent, PlanningAgent) else 0}
 
 
 def hint_in_worker(position: dict[str, Any], seconds: float) -> dict[str, Any]:
     """The contract's hint for the player to move (runs in a worker process):
-    ``{"best", "value" in [-1, 1] for that player, "pv", "alternatives"}``."""
-    from ..ai import hint as hints
+    ``{"best", "value" in [-1, 1] for that player, "pv", "alternatives"}``, from
+    :func:`reliquary.ai.hint.analyse`."""
+    from ..ai.hint import analyse
 
-    state = _state_of(position)
-    analyse: Callable[..., Any] | None = getattr(hints, "analyse", None)
-    if analyse is not None:
-        try:
-            return _hint_from_analysis(analyse(state, agent="hard", seed=0, time=seconds))
-        except TypeError:
-            pass  # another signature than expected: the plain suggestion below
-    found = hints.suggest(state, agent="hard", seed=0, time=seconds)
-    points = found.search_value if found.search_value is not None else found.evaluation
-    return {"best": found.option, "value": round(squash(points), 3), "pv": found.line,
-            "alternatives": []}
-
-
-def _hint_from_analysis(analysis: Any) -> dict[str, Any]:
-    """Adapt :func:`reliquary.ai.hint.analyse` (being written) to the contract's shape."""
-    data = analysis.as_dict() if hasattr(analysis, "as_dict") else dict(analysis)
-    best = data.get("best") or data.get("option")
-    value = data.get("value", data.get("search_value", data.get("evaluation", 0.0))) or 0.0
-    pv = data.get("pv") or data.get("line") or ([best] if best else [])
-    alternatives = []
-    for alt in data.get("alternatives") or []:
-        option = alt.get("option") if isinstance(alt, dict) else alt[0]
-        alt_value = alt.get("value") if isinstance(alt, dict) else alt[1]
-        if option is None or alt_value is None:
-            continue
-        alternatives.append({"option": option, "value": _unit(float(alt_value))})
-    return {"best": best, "value": _unit(float(value)), "pv": list(pv),
-            "alternatives": alternatives}
+    data = analyse(_state_of(position), agent="hard", seed=0, time=seconds)
+    return {"best": data["best"], "value": _unit(float(data["value"])), "pv": data["pv"],
+            "alternatives": [{"option": alt["option"], "value": _unit(float(alt["value"]))}
+                             for alt in data["alternatives"]]}
 
 
 def _unit(value: float) -> float:
@@ -449,8 +472,8 @@ class AIPool:
             # think keeps a reserve for a second one after a die roll.
             seconds = (budget * 0.85 if brain.spent == 0.0
                        else max(budget - brain.spent, budget * 0.05))
-        result = await self.run(game_id, seconds, think_in_worker,
-                                position_to_dict(state), level, seed, seconds, list(history))
+        result = await self.run(game_id, seconds, think_in_worker, position_to_dict(state),
+                                level, seed, seconds, list(history), game_id)
         brain.spent += result["seconds"]  # thinking only: a wait in the queue is not spent
         brain.thinks += 1
         if result["value"] is not None:
