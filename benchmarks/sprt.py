@@ -95,7 +95,7 @@ VERSIONS: dict[str, tuple[str, dict[str, Any]]] = {
     "v5-clock": ("v4, and a time budget spent to its end: the search starts an "
                  "iteration it cannot finish, since an unfinished one still counts "
                  "(with a node budget it plays as v4); not adopted",
-                  {"fill_clock": True, "killers": False}),
+                 {"fill_clock": True, "killers": False}),
     "v7-draw": ("v4, and draw contempt: a draw is 20 below 0 for the searching side, and "
                 "a tied Vigil running out costs it 20 times the clock's share",
                 {"weights": {"draw_contempt": 20.0}, "killers": False}),
