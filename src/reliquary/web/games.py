@@ -860,7 +860,11 @@ class Manager:
                 # lease given back or run out: a process that died mid-thought)
                 await asyncio.sleep(min(max(until - time.time(), 0.05), LEASE_LOOK_S))
                 continue
-            held = True
+            if not held:
+                # Just taken: the last holder may have played on after our read (it gives
+                # the lease back once its moves are stored), so read again before thinking.
+                held = True
+                continue
             rev = session.rev
             snapshot = session.state.clone()
             history = [entry.token for entry in session.game.history]
