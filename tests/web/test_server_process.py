@@ -200,6 +200,15 @@ def test_one_thinker_per_ai_game_across_two_processes(tmp_path: Path) -> None:
                                                     "option": rng.choice(
                                                         view["decision"]["options"])})
             assert response.status_code in (200, 409), response.text
+        # Let the AI finish the turn it owes before counting (it counts a decision as
+        # soon as it has chosen it; under load the last one may still be on its way).
+        deadline = time.monotonic() + 60
+        while True:
+            final = view_of(a, game_id, token)
+            if final["result"] or (final["decision"] and final["decision"]["mine"]):
+                break
+            assert time.monotonic() < deadline, "the AI did not answer"
+            time.sleep(0.02)
         events = httpx.get(f"{a.url}/api/games/{game_id}/events", timeout=10).json()
         setup = {"ruin", "faction", "rite", "deploy", "relic"}
         ai_decisions = sum(1 for e in events["entries"]
