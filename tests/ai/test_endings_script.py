@@ -3,23 +3,18 @@ counts what the file holds."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "vigil_endings.py"
+from .scripts import load_script
 
 
 @pytest.fixture(scope="module")
 def endings() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("vigil_endings_script", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("vigil_endings")
 
 
 def test_a_run_resumes_where_it_stopped(endings: ModuleType, tmp_path: Path) -> None:

@@ -4,10 +4,8 @@ game files give."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -15,16 +13,12 @@ import pytest
 
 from reliquary.ai.search import SearchAgent
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "sprt.py"
+from .scripts import load_script
 
 
 @pytest.fixture(scope="module")
 def sprt() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("sprt_script", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("sprt")
 
 
 def settings(agent: SearchAgent) -> dict[str, Any]:

@@ -184,15 +184,20 @@ def test_one_thinker_per_ai_game_across_two_processes(tmp_path: Path) -> None:
         game = create(a, mode="ai", level="medium", seat="key")
         game_id, token = game["id"], game["token"]
         rng = random.Random(3)
-        for turn in range(14):
+
+        def human_to_move(turn: int) -> dict[str, Any]:
+            """The view once the AI has played (or the game ended), from process
+            ``turn % 2``; both processes are asked, so both drivers run."""
             deadline = time.monotonic() + 60
-            while True:  # both processes are asked, so both drivers run
-                views = [view_of(srv, game_id, token) for srv in servers]
-                view = views[turn % 2]
+            while True:
+                view = [view_of(srv, game_id, token) for srv in servers][turn % 2]
                 if view["result"] or (view["decision"] and view["decision"]["mine"]):
-                    break
+                    return view
                 assert time.monotonic() < deadline, "the AI did not answer"
                 time.sleep(0.02)
+
+        for turn in range(14):
+            view = human_to_move(turn)
             if view["result"]:
                 break
             response = httpx.post(f"{servers[turn % 2].url}/api/games/{game_id}/decide",
@@ -202,13 +207,7 @@ def test_one_thinker_per_ai_game_across_two_processes(tmp_path: Path) -> None:
             assert response.status_code in (200, 409), response.text
         # Let the AI finish the turn it owes before counting (it counts a decision as
         # soon as it has chosen it; under load the last one may still be on its way).
-        deadline = time.monotonic() + 60
-        while True:
-            final = view_of(a, game_id, token)
-            if final["result"] or (final["decision"] and final["decision"]["mine"]):
-                break
-            assert time.monotonic() < deadline, "the AI did not answer"
-            time.sleep(0.02)
+        human_to_move(0)
         events = httpx.get(f"{a.url}/api/games/{game_id}/events", timeout=10).json()
         setup = {"ruin", "faction", "rite", "deploy", "relic"}
         ai_decisions = sum(1 for e in events["entries"]

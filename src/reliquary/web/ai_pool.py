@@ -238,10 +238,10 @@ def think_in_worker(position: dict[str, Any], level: str, seed: int,
     tokens = _tokens(state, line)
     if not tokens:  # a safeguard: plans come from the legal options
         tokens = [format_option(state, random.Random(seed).choice(state.legal_options()))]
+    stats = agent.stats if isinstance(agent, PlanningAgent) else {}
     return {"line": tokens, "value": value, "seconds": time.perf_counter() - started,
-            "nodes": agent.stats.get("nodes") if isinstance(agent, PlanningAgent) else None,
-            "remembered": remembered,
-            "warm": agent.stats.get("warm", 0) if isinstance(agent, PlanningAgent) else 0}
+            "nodes": stats.get("nodes"), "remembered": remembered,
+            "warm": stats.get("warm", 0)}
 
 
 def hint_in_worker(position: dict[str, Any], seconds: float) -> dict[str, Any]:
