@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Install everything the tests need, then run the whole suite: lint and type checks on the
-# engine, rules scenarios, property tests, AI, API, PostgreSQL and browser tests.
+# Install everything the tests need, then run the whole suite: lint and type checks (the
+# whole package), rules scenarios, property tests, AI, API, PostgreSQL and browser tests.
 # Extra arguments go to pytest (e.g. scripts/test.sh tests/rules -x).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -41,6 +41,6 @@ trap 'as_pg "$pg_bin/pg_ctl -D $pg_data -m fast stop" >/dev/null 2>&1; rm -rf "$
 as_pg "$pg_bin/createdb -h 127.0.0.1 -p $pg_port -U postgres reliquary_test"
 export RELIQUARY_TEST_PG="postgresql+psycopg://postgres@127.0.0.1:$pg_port/reliquary_test"
 
-.venv/bin/ruff check src/reliquary/engine
+.venv/bin/ruff check src tests benchmarks
 .venv/bin/mypy
 .venv/bin/pytest -n 2 "$@"

@@ -87,7 +87,8 @@ def test_the_pool_sends_the_games_history_to_its_worker(
     class InProcess(AIPool):
         """The pool with its worker's function run here (the same function)."""
 
-        async def run(self, game_id: str, budget: float | None, fn: Any, *args: Any) -> Any:
+        async def run(self, game_id: str, budget: float | None, fn: Any, *args: Any,
+                      sticky: bool = False) -> Any:
             results.append(fn(*args))
             return results[-1]
 
@@ -125,3 +126,67 @@ def test_a_worker_keeps_its_games_search_table_for_the_next_think(
     think(earlier, "g")
     think(earlier, "h")
     assert list(ai_pool._WARM_AGENTS) == [("h", "hard")]  # the least recent goes first
+
+
+def test_a_games_thinks_go_back_to_the_worker_that_keeps_its_agent() -> None:
+    """Routing (admission only, no processes): a think goes to its game's home worker
+    when that is free; new games spread over the workers; a busy home sends the think
+    to another free worker, which becomes the home; a hint moves no home."""
+    async def scenario() -> None:
+        pool = AIPool(default_content(), max_thinking=3)
+
+        async def admit(game_id: str, sticky: bool = True) -> tuple[int, int]:
+            ticket = await pool._admit(ai_pool._Job(game_id, 1.0, sticky=sticky))
+            return ticket, pool._running[ticket].worker
+
+        try:
+            first = [await admit(game_id) for game_id in ("a", "b", "c")]
+            assert sorted(worker for _, worker in first) == [0, 1, 2]
+            homes = {game_id: pool.home(game_id) for game_id in ("a", "b", "c")}
+            assert homes == {"a": first[0][1], "b": first[1][1], "c": first[2][1]}
+            for ticket, _ in first:
+                pool._release(ticket)
+            for game_id in ("c", "a", "b", "b"):
+                ticket, worker = await admit(game_id)
+                assert worker == homes[game_id]
+                pool._release(ticket)
+            ticket, _ = await admit("b", sticky=False)
+            assert pool.home("b") == homes["b"]  # a hint moves no home
+            pool._release(ticket)
+            busy, _ = await admit("b")  # b's home runs something ...
+            ticket, worker = await admit("b")  # ... so the next think goes elsewhere
+            assert worker != homes["b"] and pool.home("b") == worker
+            pool._release(busy)
+            pool._release(ticket)
+            assert (await admit("b"))[1] == worker
+            pool.forget("b")
+            assert pool.home("b") is None
+        finally:
+            pool.shutdown()
+
+    asyncio.run(scenario())
+
+
+def test_each_games_second_think_starts_warm_with_two_workers() -> None:
+    """Two AI games thinking at once on two worker processes: each game's next turn
+    goes back to its worker and starts from its last search's table."""
+    async def scenario() -> None:
+        pool = AIPool(default_content(), max_thinking=2)
+        earlier, later = played(10)[0], played(12)[0]
+        try:
+            # The second round asks in the other order: the first free worker is not
+            # the game's home.
+            for game, order in ((earlier, ("g1", "g2")), (later, ("g2", "g1"))):
+                history = [entry.token for entry in game.history]
+                options = await asyncio.gather(*(
+                    pool.choose(game_id, game.state.clone(), "hard", 1, history)
+                    for game_id in order))
+                assert all(option in game.state.legal_options() for option in options)
+            for game_id in ("g1", "g2"):
+                brain = pool.brain(game_id)
+                assert brain is not None and (brain.thinks, brain.warm_thinks) == (2, 1)
+            assert {pool.home("g1"), pool.home("g2")} == {0, 1}
+        finally:
+            pool.shutdown()
+
+    asyncio.run(scenario())

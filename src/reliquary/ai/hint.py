@@ -34,11 +34,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine import PLAYER_NAMES, SIDES, Option, State, format_option
+from ..engine import PLAYER_NAMES, SETUP_KINDS, SIDES, Option, State, format_option
 from .base import get_agent
 from .evaluation import WIN_THRESHOLD, evaluate
 from .mcts import MctsAgent, Node
-from .planning import SETUP_KINDS, PlanningAgent, setup_choice
+from .planning import PlanningAgent, setup_choice
 from .search import SearchAgent, Searcher, _OutOfBudget
 
 #: Evaluation points that map to tanh(1) ≈ 0.76 (about a Hero's HP and a Minion).

@@ -112,10 +112,10 @@ class ReliquaryAECEnv(AECEnv):  # type: ignore[misc]
         self.engine = State(self.content, self.settings)
 
     # -- spaces ------------------------------------------------------------------------
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         return self._action_spaces[agent]
 
     # -- the game ------------------------------------------------------------------------

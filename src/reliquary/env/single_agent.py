@@ -41,10 +41,12 @@ from .aec import make_settings, sample_outcome
 from .encoding import ActionSpace, Observer
 
 
-class ReliquaryGymEnv(gymnasium.Env):  # type: ignore[misc]
+class ReliquaryGymEnv(gymnasium.Env):
     """One side of Reliquary against an AI opponent (see the module doc)."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "render_fps": 1}
+    # Gymnasium declares it an instance attribute; environments set it on the class.
+    metadata: ClassVar[dict[str, Any]] = {  # type: ignore[misc]
+        "render_modes": ["ansi", "human"], "render_fps": 1}
 
     def __init__(self, opponent: str = "greedy", side: str = "key",
                  settings: Settings | dict[str, Any] | None = None,
@@ -84,7 +86,8 @@ class ReliquaryGymEnv(gymnasium.Env):  # type: ignore[misc]
 
     # -- Gymnasium API ----------------------------------------------------------------
     def reset(self, *, seed: int | None = None,
-              options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict]:
+              options: dict[str, Any] | None = None,
+              ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         """A new game. ``options={"side": ...}`` overrides the side for this game."""
         super().reset(seed=seed)
         options = dict(options or {})
@@ -105,7 +108,7 @@ class ReliquaryGymEnv(gymnasium.Env):  # type: ignore[misc]
         self._settle()
         return self._observation(), self._info()
 
-    def step(self, action: int) -> tuple[dict[str, np.ndarray], float, bool, bool, dict]:
+    def step(self, action: int) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         if self._over:
             raise RuntimeError("the game is over: call reset() before step()")
         s = self.engine
@@ -181,6 +184,7 @@ class ReliquaryGymEnv(gymnasium.Env):  # type: ignore[misc]
 #: module is imported (``import reliquary.env.single_agent``).
 GYM_ID = "reliquary/Reliquary-v0"
 if GYM_ID not in gymnasium.registry:
-    gymnasium.register(GYM_ID, entry_point=ReliquaryGymEnv, disable_env_checker=True)
+    gymnasium.register(GYM_ID, entry_point=ReliquaryGymEnv,  # type: ignore[arg-type]
+                       disable_env_checker=True)
 
 __all__ = ["GYM_ID", "ReliquaryGymEnv"]

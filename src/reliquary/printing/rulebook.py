@@ -179,7 +179,7 @@ def _booklet(ctx: Context, c: Canvas, story: list[Flowable]) -> None:
     width, height = PAPERS[ctx.options.paper]
     sheet = (max(width, height), min(width, height))
     page_w, page_h = min(A5[0], sheet[0] / 2), min(A5[1], sheet[1])
-    forms = []
+    forms: list[str] = []
     while story:
         name = f"RulebookPage{len(forms) + 1}"
         c.beginForm(name, 0, 0, page_w, page_h)

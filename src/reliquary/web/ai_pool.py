@@ -35,8 +35,11 @@ position (:func:`recall`).
 A worker keeps the search agents of its last few games (:func:`agent_for`,
 ``RELIQUARY_AI_WARM_GAMES``, default 4), so a think that lands on the worker that did
 its game's last one starts warm from that one's table, as the search does in one
-process (with one worker, every think after the first; with more, the pool does not
-route a game to its worker, so only some).
+process. So each worker is a pool of its own (one process), and a game's thinks go
+back to the worker of its last think (its *home*) whenever that worker is free; when
+it is busy, the think takes another free worker (a cold start, no wait), which becomes
+the game's home. A new game takes the free worker that is home to the fewest games.
+Hints keep no agent: they take any free worker and move no game's home.
 """
 
 from __future__ import annotations
@@ -267,6 +270,10 @@ class _Job:
     game_id: str
     budget: float | None
     started: float | None = None  # monotonic time the search began; None while queued
+    #: Whether the job goes to its game's home worker (a think: that worker keeps the
+    #: game's agent) rather than any free one (a hint).
+    sticky: bool = False
+    worker: int = -1  # the worker it runs on, once admitted
 
 
 @dataclass
@@ -279,10 +286,14 @@ class _Brain:
     spent: float = 0.0
     value: float | None = None       # the last search's value for the AI, in [-1, 1]
     thinks: int = 0                  # searches run for this game (for tests, stats)
+    warm_thinks: int = 0             # those that started from a kept table
     used: float = field(default_factory=time.monotonic)
 
 
 _POOLS: weakref.WeakSet[AIPool] = weakref.WeakSet()
+#: How many games' homes a pool remembers (the least recent are forgotten first: their
+#: workers have long dropped their agents, ``RELIQUARY_AI_WARM_GAMES`` a worker).
+_HOMES_KEPT = 4096
 
 
 class AIPool:
@@ -298,7 +309,10 @@ class AIPool:
         self.start_method = start_method
         #: How much lower the workers' CPU priority is (``RELIQUARY_AI_NICE``, 0..19).
         self.nice = max(0, min(19, int(env_number("RELIQUARY_AI_NICE", 10, whole=True))))
-        self._executor: ProcessPoolExecutor | None = None
+        #: One single-process pool a worker, started on first use.
+        self._workers: list[ProcessPoolExecutor | None] = [None] * self.max_thinking
+        #: game -> its home: the worker of its last think, which keeps its agent.
+        self._homes: OrderedDict[str, int] = OrderedDict()
         self._running: dict[int, _Job] = {}
         self._waiting: OrderedDict[int, tuple[_Job, asyncio.Future[None]]] = OrderedDict()
         self._tickets = 0
@@ -308,15 +322,17 @@ class AIPool:
         _POOLS.add(self)
 
     # -- the executor --------------------------------------------------------------
-    def executor(self) -> ProcessPoolExecutor:
+    def executor(self, worker: int) -> ProcessPoolExecutor:
+        """The pool of worker number ``worker`` (one process), started on first use."""
         if self.closed:
             raise RuntimeError("the AI pool is shut down")
-        if self._executor is None:
-            self._executor = ProcessPoolExecutor(
-                max_workers=self.max_thinking,
+        executor = self._workers[worker]
+        if executor is None:
+            executor = self._workers[worker] = ProcessPoolExecutor(
+                max_workers=1,
                 mp_context=multiprocessing.get_context(self.start_method),
                 initializer=_init_worker, initargs=(self.content, self.nice))
-        return self._executor
+        return executor
 
     async def warm(self) -> None:
         """Start the workers now (each imports the engine and the AI: about a second),
@@ -326,7 +342,7 @@ class AIPool:
         if os.environ.get("RELIQUARY_AI_PREFORK", "0") != "1":
             self.warmed = True
             return
-        futures = [self.executor().submit(_ready) for _ in range(self.max_thinking)]
+        futures = [self.executor(i).submit(_ready) for i in range(self.max_thinking)]
         await asyncio.gather(*(asyncio.wrap_future(f) for f in futures),
                              return_exceptions=True)
         self.warmed = True
@@ -339,11 +355,11 @@ class AIPool:
             if not waiter.done():
                 waiter.cancel()
         self._waiting.clear()
-        executor, self._executor = self._executor, None
-        if executor is None:
-            return
-        processes = list(getattr(executor, "_processes", {}).values())
-        executor.shutdown(wait=False, cancel_futures=True)
+        executors = [e for e in self._workers if e is not None]
+        self._workers = [None] * self.max_thinking
+        processes = [p for e in executors for p in getattr(e, "_processes", {}).values()]
+        for executor in executors:
+            executor.shutdown(wait=False, cancel_futures=True)
         for process in processes:
             with contextlib.suppress(Exception):
                 process.terminate()
@@ -356,8 +372,7 @@ class AIPool:
         self._tickets += 1
         ticket = self._tickets
         if len(self._running) < self.max_thinking and not self._waiting:
-            job.started = time.monotonic()
-            self._running[ticket] = job
+            self._start(ticket, job)
             return ticket
         waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._waiting[ticket] = (job, waiter)
@@ -376,17 +391,42 @@ class AIPool:
             next_ticket, (job, waiter) = self._waiting.popitem(last=False)
             if waiter.done():
                 continue
-            job.started = time.monotonic()
-            self._running[next_ticket] = job
+            self._start(next_ticket, job)
             waiter.set_result(None)
 
+    def _start(self, ticket: int, job: _Job) -> None:
+        """Give an admitted job a free worker (there is one: at most one job a worker
+        runs): a think its game's home when that is free, otherwise the free worker
+        home to the fewest games (a think's becomes its game's home)."""
+        busy = {running.worker for running in self._running.values()}
+        home = self._homes.get(job.game_id) if job.sticky else None
+        if home is None or home in busy:
+            games = [0] * self.max_thinking
+            for worker in self._homes.values():
+                games[worker] += 1
+            home = min((w for w in range(self.max_thinking) if w not in busy),
+                       key=lambda w: games[w])
+        if job.sticky:
+            self._homes[job.game_id] = home
+            self._homes.move_to_end(job.game_id)
+            while len(self._homes) > _HOMES_KEPT:
+                self._homes.popitem(last=False)
+        job.worker = home
+        job.started = time.monotonic()
+        self._running[ticket] = job
+
+    def home(self, game_id: str) -> int | None:
+        """The worker that ran the game's last think (and keeps its agent), if any."""
+        return self._homes.get(game_id)
+
     async def run(self, game_id: str, budget: float | None, fn: Callable[..., Any],
-                  *args: Any) -> Any:
-        """Run ``fn(*args)`` in a worker once a slot is free (first come, first served).
+                  *args: Any, sticky: bool = False) -> Any:
+        """Run ``fn(*args)`` in a worker once a slot is free (first come, first served);
+        ``sticky``: in the game's home worker when it is free (see :meth:`_start`).
 
         The slot is held until the worker is done, even if the caller stops waiting.
         """
-        job = _Job(game_id, budget)
+        job = _Job(game_id, budget, sticky=sticky)
         ticket = await self._admit(job)
         loop = asyncio.get_running_loop()
 
@@ -395,7 +435,8 @@ class AIPool:
                 loop.call_soon_threadsafe(self._release, ticket)
 
         try:
-            future = self.executor().submit(fn, *args)
+            executor = self.executor(job.worker)
+            future = executor.submit(fn, *args)
         except BaseException:
             self._release(ticket)
             raise
@@ -404,8 +445,9 @@ class AIPool:
             return await asyncio.wrap_future(future)
         except BrokenProcessPool:
             # A worker died (killed, out of memory): start a fresh pool for the next.
-            if self._executor is not None and getattr(self._executor, "_broken", False):
-                self._executor = None
+            if (self._workers[job.worker] is executor
+                    and getattr(executor, "_broken", False)):
+                self._workers[job.worker] = None
             raise
 
     # -- status for the view -------------------------------------------------------
@@ -437,8 +479,9 @@ class AIPool:
         return self._brains.get(game_id)
 
     def forget(self, game_id: str) -> None:
-        """Drop a game's plan (it ended, or left the cache)."""
+        """Drop a game's plan and home (it ended, or left the cache)."""
         self._brains.pop(game_id, None)
+        self._homes.pop(game_id, None)
 
     async def choose(self, game_id: str, state: State, level: str, seed: int,
                      history: Sequence[str] = ()) -> Option:
@@ -473,9 +516,10 @@ class AIPool:
             seconds = (budget * 0.85 if brain.spent == 0.0
                        else max(budget - brain.spent, budget * 0.05))
         result = await self.run(game_id, seconds, think_in_worker, position_to_dict(state),
-                                level, seed, seconds, list(history), game_id)
+                                level, seed, seconds, list(history), game_id, sticky=True)
         brain.spent += result["seconds"]  # thinking only: a wait in the queue is not spent
         brain.thinks += 1
+        brain.warm_thinks += bool(result.get("warm"))
         if result["value"] is not None:
             brain.value = float(result["value"])
         line = self._remember(brain, state, result["line"])

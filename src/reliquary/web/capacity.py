@@ -34,7 +34,7 @@ log = logging.getLogger(__name__)
 #: at once; the bound only makes the pings' second look a real one).
 SNAPSHOT_TTL_S = 5.0
 #: Seconds uvicorn waits for open connections on shutdown before cancelling them.
-SHUTDOWN_GRACE_S = 1.0
+SHUTDOWN_GRACE_S = 1
 
 #: The hint endpoint's documented refusals (and the health endpoint's answer).
 HINT_RESPONSES: dict[int | str, dict[str, Any]] = {

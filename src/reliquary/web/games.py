@@ -321,8 +321,8 @@ class Manager:
         return _run_now(self._head_steps(game_id, fetched))
 
     def _head_steps(self, game_id: str, fetched: Any = UNREAD) -> Steps[GameRow]:
-        row = (yield (READ, self.store.get_game, (game_id,))) if fetched is UNREAD \
-            else fetched
+        row: GameRow | None = (yield (READ, self.store.get_game, (game_id,))) \
+            if fetched is UNREAD else fetched
         if row is None:
             self._forget(game_id)
             raise WebError(404, f"no game with id {clip(game_id)}", "not_found")

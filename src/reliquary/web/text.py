@@ -251,10 +251,11 @@ def _event_line(ctx: LogContext, ev: Event) -> Line | None:
                 "es": "Ambos eligieron la misma facción: eligen de nuevo."}
     if k == "factions":
         ctx.factions = list(d["factions"])
-        en = [ctx.faction(f, "en") for f in d["factions"]]
-        es = [ctx.faction(f, "es") for f in d["factions"]]
-        return {"en": f"Factions revealed: Key — {en[0]}, Skull — {en[1]}.",
-                "es": f"Facciones reveladas: Llave — {es[0]}, Calavera — {es[1]}."}
+        names_en = [ctx.faction(f, "en") for f in d["factions"]]
+        names_es = [ctx.faction(f, "es") for f in d["factions"]]
+        return {"en": f"Factions revealed: Key — {names_en[0]}, Skull — {names_en[1]}.",
+                "es": f"Facciones reveladas: Llave — {names_es[0]}, "
+                      f"Calavera — {names_es[1]}."}
     if k == "first":
         pl = d["player"]
         return {"en": f"The waiting card {d['card']} names {ctx.side(pl, 'en')} first player.",
