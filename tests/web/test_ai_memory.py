@@ -167,6 +167,33 @@ def test_a_games_thinks_go_back_to_the_worker_that_keeps_its_agent() -> None:
     asyncio.run(scenario())
 
 
+def test_a_freed_worker_takes_the_waiting_think_it_is_home_to_first() -> None:
+    """Every worker busy: the worker that frees takes the first waiting think of a game
+    at home there, before the head of the queue whose home is still busy; that one
+    goes next, to its own worker."""
+    async def scenario() -> None:
+        pool = AIPool(default_content(), max_thinking=2)
+        jobs = {game_id: ai_pool._Job(game_id, 1.0, sticky=True) for game_id in "ab"}
+        try:
+            running = {game_id: await pool._admit(job) for game_id, job in jobs.items()}
+            homes = {game_id: pool.home(game_id) for game_id in "ab"}
+            b_waits = asyncio.create_task(pool._admit(ai_pool._Job("b", 1.0, sticky=True)))
+            a_waits = asyncio.create_task(pool._admit(ai_pool._Job("a", 1.0, sticky=True)))
+            await asyncio.sleep(0)
+            assert pool.queued == 2
+            pool._release(running["a"])  # a's worker frees: a goes first, b still waits
+            await asyncio.sleep(0)
+            assert a_waits.done() and not b_waits.done()
+            assert pool._running[a_waits.result()].worker == homes["a"]
+            pool._release(running["b"])
+            await asyncio.sleep(0)
+            assert b_waits.done() and pool._running[b_waits.result()].worker == homes["b"]
+        finally:
+            pool.shutdown()
+
+    asyncio.run(scenario())
+
+
 def test_each_games_second_think_starts_warm_with_two_workers() -> None:
     """Two AI games thinking at once on two worker processes: each game's next turn
     goes back to its worker and starts from its last search's table."""

@@ -426,6 +426,8 @@ class SearchAgent(PlanningAgent):
         self.stats = {"nodes": searcher.nodes, "seconds": time.perf_counter() - started,
                       "value": value, "depth": depth_done,
                       "extensions": searcher.extensions, "warm": searcher.warm_entries,
+                      # the turns taken at the root of the search it started from
+                      "warm_turn": -1 if last is None else last.root_turns,
                       "repetitions": searcher.repetitions}
         return line, value, depth_done, searcher
 

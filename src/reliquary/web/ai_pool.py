@@ -39,7 +39,9 @@ process. So each worker is a pool of its own (one process), and a game's thinks 
 back to the worker of its last think (its *home*) whenever that worker is free; when
 it is busy, the think takes another free worker (a cold start, no wait), which becomes
 the game's home. A new game takes the free worker that is home to the fewest games.
-Hints keep no agent: they take any free worker and move no game's home.
+Hints keep no agent: they take any free worker and move no game's home. When every
+worker is busy, a freed worker takes the first waiting job it suits (its home, or one
+without a home) before the first in the queue.
 """
 
 from __future__ import annotations
@@ -221,7 +223,8 @@ def think_in_worker(position: dict[str, Any], level: str, seed: int,
 
     Returns ``{"line": [tokens], "value": in [-1, 1] for the thinker or None,
     "seconds", "nodes", "remembered": turn starts recalled, "warm": table entries the
-    search started from}``; ``line`` is never empty.
+    search started from, "warm_turn": the turns taken at that search's root (-1:
+    none)}``; ``line`` is never empty.
     """
     state = _state_of(position)
     agent = agent_for(game_id, level, seed)
@@ -244,7 +247,7 @@ def think_in_worker(position: dict[str, Any], level: str, seed: int,
     stats = agent.stats if isinstance(agent, PlanningAgent) else {}
     return {"line": tokens, "value": value, "seconds": time.perf_counter() - started,
             "nodes": stats.get("nodes"), "remembered": remembered,
-            "warm": stats.get("warm", 0)}
+            "warm": stats.get("warm", 0), "warm_turn": stats.get("warm_turn", -1)}
 
 
 def hint_in_worker(position: dict[str, Any], seconds: float) -> dict[str, Any]:
@@ -388,11 +391,23 @@ class AIPool:
     def _release(self, ticket: int) -> None:
         self._running.pop(ticket, None)
         while self._waiting and len(self._running) < self.max_thinking:
-            next_ticket, (job, waiter) = self._waiting.popitem(last=False)
+            next_ticket = self._next_waiting()
+            job, waiter = self._waiting.pop(next_ticket)
             if waiter.done():
                 continue
             self._start(next_ticket, job)
             waiter.set_result(None)
+
+    def _next_waiting(self) -> int:
+        """The first waiting job a free worker suits (its game's home is free, or it has
+        no home), else the first: a think whose home is busy lets the others by until
+        that worker is free rather than start cold (it is then the first in line)."""
+        busy = {job.worker for job in self._running.values()}
+        for ticket, (job, _) in self._waiting.items():
+            home = self._homes.get(job.game_id) if job.sticky else None
+            if home is None or home not in busy:
+                return ticket
+        return next(iter(self._waiting))
 
     def _start(self, ticket: int, job: _Job) -> None:
         """Give an admitted job a free worker (there is one: at most one job a worker
