@@ -294,8 +294,8 @@ class _Brain:
 
 
 _POOLS: weakref.WeakSet[AIPool] = weakref.WeakSet()
-#: How many games' homes a pool remembers (the least recent are forgotten first: their
-#: workers have long dropped their agents, ``RELIQUARY_AI_WARM_GAMES`` a worker).
+#: How many games' homes a pool remembers, the least recent forgotten first (a worker
+#: keeps only its last ``RELIQUARY_AI_WARM_GAMES`` games' agents anyway).
 _HOMES_KEPT = 4096
 
 
