@@ -11,7 +11,8 @@ The workers run at a lower CPU priority (``RELIQUARY_AI_NICE``, default 10): whe
 the CPUs are short, requests go first and searches wait.
 
 Bounded: at most ``max_thinking`` searches (AI turns and hints) run at once, one per
-worker; the rest wait in a first-come queue whose positions the game view shows
+worker; the rest wait in a first-come queue (a think may pass others to its own
+worker: see below) whose positions the game view shows
 (:meth:`AIPool.status`). A search whose game was undone meanwhile still holds its
 slot until its deadline, so the bound is on CPU, not on requests.
 
@@ -436,7 +437,8 @@ class AIPool:
 
     async def run(self, game_id: str, budget: float | None, fn: Callable[..., Any],
                   *args: Any, sticky: bool = False) -> Any:
-        """Run ``fn(*args)`` in a worker once a slot is free (first come, first served);
+        """Run ``fn(*args)`` in a worker once a slot is free (first come, first served,
+        but for :meth:`_next_waiting`);
         ``sticky``: in the game's home worker when it is free (see :meth:`_start`).
 
         The slot is held until the worker is done, even if the caller stops waiting.
