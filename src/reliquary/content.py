@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import copy
 import tomllib
 from functools import cache
 from importlib import resources
@@ -15,6 +16,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from .cardtext import WordingFile, load_wording
+from .content_errors import entry_problems, fill_texts, plain_errors
 from .engine.content import Content, ContentError
 
 CONTENT_FILES = ("cards.toml", "factions.toml", "rites.toml", "board.toml")
@@ -26,7 +29,9 @@ def load_content(folder: str | Path | None = None) -> Content:
 
     A user's folder holds the same four files (``cards.toml``, ``factions.toml``,
     ``rites.toml``, ``board.toml``); a file missing there is taken from the package.
-    Errors name the file, the entry and the field.
+    Card and faction texts are put together from their numbers
+    (:mod:`reliquary.cardtext`, with the folder's ``card_text.toml`` if it has one).
+    Errors name the file, the entry, the field and what was expected, all at once.
     """
     if folder is None:
         return default_content()
@@ -40,13 +45,29 @@ def load_content(folder: str | Path | None = None) -> Content:
             sources[str(path)] = _parse(str(path), path.read_text(encoding="utf-8"))
         else:
             sources[name] = _packaged(name)
-    return Content.from_data(sources)
+    return build_content(sources, load_wording(folder))
 
 
 @cache
 def default_content() -> Content:
     """The content shipped with the package (loaded once)."""
-    return Content.from_data({name: _packaged(name) for name in CONTENT_FILES})
+    return build_content({name: _packaged(name) for name in CONTENT_FILES}, load_wording())
+
+
+def build_content(sources: dict[str, dict[str, Any]], wording: WordingFile | None = None
+                  ) -> Content:
+    """Validate parsed content files (keyed by file name), texts made from the numbers.
+
+    Every problem of every file is reported at once, in plain words.
+    """
+    sources = copy.deepcopy(sources)
+    problems: list[str] = []
+    for name, table in sources.items():
+        problems += fill_texts(name, table, wording or load_wording())
+        problems += entry_problems(name, table)
+    if problems:
+        raise ContentError("\n".join(problems))
+    return Content.from_data(sources)
 
 
 def _packaged(name: str) -> dict[str, Any]:
@@ -131,11 +152,12 @@ def load_help_cards(folder: str | Path | None = None) -> HelpCards:
     try:
         return HelpCards.model_validate(table)
     except ValidationError as err:
-        problems = []
-        for e in err.errors():
-            where = ".".join(str(p) for p in e["loc"]) or "(file)"
-            problems.append(f"{name}: field '{where}': {e['msg']}")
+        problems = [f"{name}: {_where(field)}{what}" for field, what in plain_errors(err)]
         raise ContentError("\n".join(problems)) from None
+
+
+def _where(field: str) -> str:
+    return f"field '{field}': " if field else ""
 
 
 def game_names(content: Content, helps: HelpCards | None = None, *, strict: bool = False
