@@ -1,0 +1,115 @@
+"""Behaviours of the evaluation and the search that a fault in a number would change
+(issue 31): sooner wins score higher and later losses higher, the search sees a
+repetition on its own line, the danger threshold of a wounded Hero, and T8 in
+``can_reset``."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+
+from reliquary.ai.evaluation import WIN, WIN_THRESHOLD, Weights, can_reset, evaluate, terminal_value
+from reliquary.ai.hashing import at_turn_start, repetition_key
+from reliquary.ai.search import SearchAgent, Searcher
+from reliquary.engine import KEY, SKULL, State
+
+
+def _key_wins(build: Any) -> State:
+    """A finished game that Key won (its Minion carries the Skull relic home, V3)."""
+    state = (build().hero(KEY, "f3").minion(KEY, "c2").carry(SKULL, "c2")
+             .hero(SKULL, "f8").hands(key=["Pilgrim", "Crossroads", "Sidewind"]).build())
+    agent = SearchAgent(seed=1, nodes=5_000, max_depth=1)
+    while not state.is_terminal:
+        assert state.current_player == KEY and not state.is_chance
+        state.apply(agent.choose(state))
+    assert state.winner == KEY
+    return state
+
+
+def test_sooner_wins_score_higher_and_later_losses_higher(build: Any) -> None:
+    won = _key_wins(build)
+    assert terminal_value(won, KEY) == WIN
+    assert terminal_value(won, KEY, ply=2) > terminal_value(won, KEY, ply=5) > WIN_THRESHOLD
+    assert terminal_value(won, SKULL, ply=5) > terminal_value(won, SKULL, ply=2)
+    assert terminal_value(won, SKULL, ply=5) < -WIN_THRESHOLD
+    assert terminal_value(won, KEY, ply=3) == -terminal_value(won, SKULL, ply=3)
+    assert evaluate(won, KEY) == WIN and evaluate(won, SKULL) == -WIN
+
+
+def test_the_search_values_a_win_by_its_distance(build: Any) -> None:
+    """The searcher's value of a won position found one ply down is WIN less that ply."""
+    state = (build().hero(KEY, "f3").minion(KEY, "c2").carry(SKULL, "c2")
+             .hero(SKULL, "f8").hands(key=["Pilgrim", "Crossroads", "Sidewind"]).build())
+    _, value, _, _ = SearchAgent(seed=1, nodes=5_000, max_depth=1).analyse(state, None, 5_000)
+    assert WIN_THRESHOLD < value < WIN  # a win, a few plies away, not "now"
+
+
+def _quiet(build: Any) -> State:
+    """Two Heroes far apart and nothing else: every turn is a quiet shuffle."""
+    return (build().hero(KEY, "a1").hero(SKULL, "h8").relic(KEY, "b1").relic(SKULL, "g8")
+            .build())
+
+
+def _after_a_turn(state: State) -> State:
+    s = state.clone()
+    player = s.current_player
+    while s.current_player == player:
+        s.apply(s.legal_options()[0])
+    assert at_turn_start(s)
+    return s
+
+
+def test_the_search_sees_a_repetition_on_its_own_line(build: Any) -> None:
+    """A turn start that the current line already passed through (``path``) is a loop,
+    scored as a draw with contempt, even with no game history at all (``seen`` empty).
+
+    (A real loop takes three rounds of cards and an eventful round each time, beyond
+    a test's search, so the line's earlier turn start is put on the path by hand.)"""
+    state = _after_a_turn(_quiet(build))
+    end = sum(state.turns_taken) + 2
+    looped = Searcher(KEY, seen={})
+    looped.path[repetition_key(state)] = 1
+    assert looped.value(state.clone(), end, -math.inf, math.inf, 1) == -Weights().contempt
+    assert looped.repetitions == 1
+    fresh = Searcher(KEY, seen={})
+    value = fresh.value(state.clone(), end, -math.inf, math.inf, 1)
+    assert fresh.repetitions == 0 and value != -Weights().contempt
+    assert fresh.path == {}  # the line's turn starts come off the path on the way back
+    root = Searcher(KEY, seen={})  # the root itself (ply 0) is never a repetition
+    root.path[repetition_key(state)] = 1
+    root.value(state.clone(), end, -math.inf, math.inf, 0)
+    assert root.repetitions == 0
+
+
+# ---------------------------------------------------------------------- the danger threshold
+def _threat(build: Any, hp: int, near: bool) -> float:
+    """Key's evaluation with its Hero at ``hp``, a Skull Minion adjacent to it or far."""
+    b = build().hero(KEY, "d4", hp=hp).hero(SKULL, "h8")
+    b = b.minion(SKULL, "d5") if near else b.minion(SKULL, "a8")
+    return evaluate(b.build(), KEY)
+
+
+@pytest.mark.parametrize(("safe", "wounded"), [(3, 2), (4, 1)])
+def test_a_hero_at_two_hp_or_less_counts_a_threat_more(build: Any, safe: int,
+                                                       wounded: int) -> None:
+    """The difference the adjacent enemy makes grows by 60 % once the Hero is at 2 HP
+    or less; from 3 HP up it is the plain threat."""
+    w = Weights()
+    plain = _threat(build, safe, True) - _threat(build, safe, False)
+    danger = _threat(build, wounded, True) - _threat(build, wounded, False)
+    assert danger - plain == pytest.approx(-0.6 * w.threat_adjacent)
+    assert _threat(build, 4, True) - _threat(build, 4, False) == pytest.approx(plain)
+
+
+# ---------------------------------------------------------------------- T8 in can_reset
+def test_t8_no_damage_on_the_first_turn_means_no_reset_by_attack(build: Any) -> None:
+    def position(first_turn: str, turns: list[int], rite: str | None = None) -> State:
+        return (build(first_turn=first_turn).hero(KEY, "d4").hero(SKULL, "h8")
+                .minion(SKULL, "d5").rites(key=rite).set(turns_taken=turns).build())
+
+    assert can_reset(position("no_damage", [1, 1]), KEY)     # past the first turn
+    assert not can_reset(position("no_damage", [0, 1]), KEY)  # T8: no damage yet
+    assert can_reset(position("no_damage", [1, 0]), KEY)     # Skull's first turn: not Key's
+    assert can_reset(position("no_damage", [0, 1], rite="Exhumation"), KEY)  # a rite resets

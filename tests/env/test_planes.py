@@ -1,0 +1,104 @@
+"""The values of the observation planes, not only their shape and range (issue 31): HP
+scaled by the largest Hero HP, regroups left, rounds against the cap, the other scalars,
+each from both points of view; and the empty action mask of the agent not to move."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from reliquary.engine import KEY, SKULL, Builder, Content, State
+from reliquary.env.encoding import Observer
+
+pytest.importorskip("pettingzoo", reason="the 'env' extra is not installed")
+
+from reliquary.env import raw_env
+
+
+def planes(state: State, player: int) -> tuple[np.ndarray, dict[str, int]]:
+    observer = Observer(state.content, state.geometry.size)
+    names = observer.plane_names()
+    return observer.encode(state, player), {name: i for i, name in enumerate(names)}
+
+
+def scalar(obs: np.ndarray, index: dict[str, int], name: str) -> float:
+    plane = obs[:, :, index[name]]
+    assert (plane == plane[0, 0]).all(), f"{name} is not constant over the board"
+    return float(plane[0, 0])
+
+
+def test_the_largest_hero_hp_of_the_content_scales_hp(content: Content) -> None:
+    largest = max(f.hero_hp for f in content.factions)
+    assert largest == 5  # the package's content: one faction's Hero has 5 HP
+    state = (Builder(content).hero(KEY, "b2", hp=4).hero(SKULL, "g7", hp=2)
+             .minion(SKULL, "c3").build())
+    key, index = planes(state, KEY)
+    hp = index["hp"]
+    assert key[1, 1, hp] == pytest.approx(4 / 5)  # b2: file b, rank 2
+    assert key[6, 6, hp] == pytest.approx(2 / 5)
+    assert key[2, 2, hp] == pytest.approx(1 / 5)
+    assert key[0, 0, hp] == 0.0
+    skull, _ = planes(state, SKULL)  # turned half a turn: b2 is Skull's g7
+    assert skull[6, 6, hp] == pytest.approx(4 / 5)
+    assert skull[1, 1, hp] == pytest.approx(2 / 5)
+
+
+@pytest.mark.parametrize(("limit", "regroups", "key_left", "skull_left"), [
+    (None, [3, 0], 1.0, 1.0),      # no limit: always all of them
+    (4, [1, 3], 0.75, 0.25),
+    (2, [2, 5], 0.0, 0.0),         # spent (and never below nothing)
+    (0, [0, 0], 0.0, 0.0),         # VAR1 0: never
+])
+def test_regroups_left_plane(content: Content, limit: int | None, regroups: list[int],
+                             key_left: float, skull_left: float) -> None:
+    state = (Builder(content, regroup_limit=limit).hero(KEY, "d1").hero(SKULL, "e8")
+             .set(regroups=regroups).build())
+    for player, own, enemy in ((KEY, key_left, skull_left), (SKULL, skull_left, key_left)):
+        obs, index = planes(state, player)
+        assert scalar(obs, index, "own_regroups_left") == pytest.approx(own)
+        assert scalar(obs, index, "enemy_regroups_left") == pytest.approx(enemy)
+
+
+def test_rounds_vigil_pools_and_turn_planes(content: Content) -> None:
+    minions = content.board_row(8).minions
+    state = (Builder(content, round_cap=20).hero(KEY, "d1").hero(SKULL, "e8")
+             .set(rounds=5, vigil=3, turns_taken=[0, 1], first=SKULL, eventful=True)
+             .pools(key=2, skull=1).build())
+    relics_down = state.relic_square(0) >= 0 and state.relic_square(1) >= 0
+    expected: dict[int, dict[str, Any]] = {
+        KEY: {"rounds": 5 / 20, "vigil": 3 / 6, "eventful": 1.0, "own_pool": 2 / minions,
+              "enemy_pool": 1 / minions, "goes_first": 0.0, "to_move": 1.0,
+              "own_first_turn": float(relics_down), "enemy_first_turn": 0.0},
+        SKULL: {"rounds": 5 / 20, "vigil": 3 / 6, "eventful": 1.0, "own_pool": 1 / minions,
+                "enemy_pool": 2 / minions, "goes_first": 1.0, "to_move": 0.0,
+                "own_first_turn": 0.0, "enemy_first_turn": float(relics_down)},
+    }
+    for player, values in expected.items():
+        obs, index = planes(state, player)
+        for name, value in values.items():
+            assert scalar(obs, index, name) == pytest.approx(value), (player, name)
+
+
+def test_rounds_plane_against_another_cap(content: Content) -> None:
+    state = Builder(content, round_cap=80).hero(KEY, "d1").hero(SKULL, "e8").set(
+        rounds=20).build()
+    obs, index = planes(state, KEY)
+    assert scalar(obs, index, "rounds") == pytest.approx(0.25)
+
+
+def test_the_agent_not_to_move_gets_an_empty_mask() -> None:
+    game = raw_env(settings={"round_cap": 15}, seed=4)
+    game.reset(seed=4)
+    for _ in range(40):
+        if any(game.terminations.values()):
+            break
+        mover = game.agent_selection
+        other = next(a for a in game.agents if a != mover)
+        mine, theirs = game.observe(mover), game.observe(other)
+        legal = game.actions.legal_actions(game.engine)
+        assert legal and np.flatnonzero(mine["action_mask"]).tolist() == legal
+        assert theirs["action_mask"].shape == mine["action_mask"].shape
+        assert not theirs["action_mask"].any()
+        game.step(legal[0])

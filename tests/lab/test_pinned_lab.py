@@ -1,0 +1,189 @@
+"""Behaviours of the lab that a fault in their numbers would change (issue 31): the
+Bradley–Terry first-move sign, the paired SPRT's α/2 per side, the always-valid
+half-width, the spec hash over the faction pairings, and the store's per-seat columns."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+
+from reliquary.lab import metrics as M
+from reliquary.lab import runner
+from reliquary.lab.spec import parse_spec
+from reliquary.lab.sprt import ConfidenceSequence, PairedSPRT, mixture_half_width
+
+from .tables import game, table
+
+
+# ---------------------------------------------------------------------- Bradley–Terry
+def test_bradley_terry_first_move_term_has_the_first_mover_s_sign() -> None:
+    """Equal factions, every seating; whoever moves first wins 3 games in 4. So
+    P(Key wins | Key first) = ¾ and P(Key wins | Skull first) = ¼: h = log 3, s = 0."""
+    rows = []
+    for fk, fs in (("a", "b"), ("b", "a")):
+        for first in ("key", "skull"):
+            other = "skull" if first == "key" else "key"
+            rows += [game(faction_key=fk, faction_skull=fs, first=first, winner=first)] * 3
+            rows += [game(faction_key=fk, faction_skull=fs, first=first, winner=other)]
+    bt = M.bradley_terry(table(rows), prior=0.0)
+    h, low, high = bt["first_move"]
+    assert h == pytest.approx(math.log(3), abs=1e-6)
+    assert low < h < high
+    assert bt["seat"][0] == pytest.approx(0.0, abs=1e-6)
+    theta = dict(zip(bt["factions"]["faction"], bt["factions"]["theta"], strict=True))
+    assert theta["a"] == pytest.approx(0.0, abs=1e-6)
+
+
+def test_bradley_terry_seat_term_is_the_key_seat_s() -> None:
+    """Key wins 3 in 4 whoever moves first: s = log 3, h = 0."""
+    rows = []
+    for fk, fs in (("a", "b"), ("b", "a")):
+        for first in ("key", "skull"):
+            rows += [game(faction_key=fk, faction_skull=fs, first=first, winner="key")] * 3
+            rows += [game(faction_key=fk, faction_skull=fs, first=first, winner="skull")]
+    bt = M.bradley_terry(table(rows), prior=0.0)
+    assert bt["seat"][0] == pytest.approx(math.log(3), abs=1e-6)
+    assert bt["first_move"][0] == pytest.approx(0.0, abs=1e-6)
+
+
+# ---------------------------------------------------------------------- paired SPRT
+def _discordant_pairs_to_decide(effect: float, alpha: float, beta: float) -> int:
+    """Pairs all won by B (one-sided test at α/2) until Wald's upper bound is reached."""
+    upper = math.log((1 - beta) / (alpha / 2))
+    return math.ceil(upper / math.log((0.5 + effect) / 0.5))
+
+
+@pytest.mark.parametrize(("b_wins", "expected"), [(True, "B higher"), (False, "B lower")])
+def test_paired_sprt_decides_at_alpha_over_two_per_side(b_wins: bool, expected: str) -> None:
+    effect, alpha, beta = 0.15, 0.05, 0.1
+    needed = _discordant_pairs_to_decide(effect, alpha, beta)
+    assert needed == 14  # at α (not α/2) it would be 12
+    test = PairedSPRT(effect=effect, alpha=alpha, beta=beta)
+    for _ in range(needed - 1):
+        assert test.update(True, True) is None  # concordant pairs carry no evidence
+        assert test.update(not b_wins, b_wins) is None
+    assert test.pairs == 2 * (needed - 1)
+    assert test.update(not b_wins, b_wins) == expected
+
+
+def test_paired_sprt_says_no_difference_when_b_wins_half() -> None:
+    test = PairedSPRT(effect=0.15, alpha=0.05, beta=0.1)
+    decision = None
+    for i in range(2000):
+        decision = test.update(i % 2 == 0, i % 2 == 1)
+        if decision is not None:
+            break
+    assert decision == "no difference"
+
+
+# ---------------------------------------------------------------------- confidence sequence
+def _mixture_ratio(n: int, variance: float, tau: float, gap: float) -> float:
+    """Λ_n of the normal mixture at |x̄ − θ| = gap (Robbins)."""
+    total = variance + n * tau * tau
+    return math.sqrt(variance / total) * math.exp(
+        n * n * tau * tau * gap * gap / (2 * variance * total))
+
+
+@pytest.mark.parametrize(("n", "variance", "tau", "alpha"),
+                         [(1, 1.0, 0.5, 0.05), (10, 0.25, 0.05, 0.05), (400, 2.0, 0.1, 0.01)])
+def test_half_width_is_where_the_mixture_ratio_reaches_one_over_alpha(
+        n: int, variance: float, tau: float, alpha: float) -> None:
+    half = mixture_half_width(n, variance, tau, alpha)
+    assert _mixture_ratio(n, variance, tau, half) == pytest.approx(1 / alpha, rel=1e-9)
+
+
+def test_half_width_by_hand() -> None:
+    # n = 4, σ² = 1, τ = 0.5: total 2; 2·1·2/(16·0.25) = 1; log 20 + ½ log 2.
+    assert mixture_half_width(4, 1.0, 0.5) == pytest.approx(
+        math.sqrt(math.log(20) + 0.5 * math.log(2)), rel=1e-12)
+    assert mixture_half_width(0, 1.0, 0.5) == math.inf
+
+
+def test_confidence_sequence_interval_is_the_mean_plus_minus_the_half_width() -> None:
+    cs = ConfidenceSequence(tau=0.5, margin=0.1, variance=1.0, burn_in=1)
+    for x in (0.5, 1.5, 1.0, 1.0):
+        cs.update(x)
+    low, high = cs.interval
+    half = mixture_half_width(4, 1.0, 0.5)
+    assert (low, high) == pytest.approx((1.0 - half, 1.0 + half))
+
+
+# ---------------------------------------------------------------------- the spec
+SPEC = """
+seed = 3
+games_per_cell = 1
+factions = [["pyre-choir", "grave-tide"]]
+[[agents]]
+name = "random"
+"""
+
+
+def test_the_spec_hash_covers_the_faction_pairings() -> None:
+    one = parse_spec(SPEC, "s.toml")
+    same = parse_spec(SPEC, "other-name.toml")
+    swapped = parse_spec(SPEC.replace('["pyre-choir", "grave-tide"]',
+                                      '["grave-tide", "pyre-choir"]'), "s.toml")
+    two = '[["pyre-choir", "grave-tide"], ["storm-sworn", "bone-wardens"]]'
+    more = parse_spec(SPEC.replace('[["pyre-choir", "grave-tide"]]', two), "s.toml")
+    free = parse_spec(SPEC.replace('[["pyre-choir", "grave-tide"]]', '"free"'), "s.toml")
+    assert one.spec_hash == same.spec_hash
+    hashes = {one.spec_hash, swapped.spec_hash, more.spec_hash, free.spec_hash}
+    assert len(hashes) == 4
+    assert {j.spec_hash for j in one.jobs()} == {one.spec_hash}
+
+
+# ---------------------------------------------------------------------- the store's columns
+def _played(monkeypatch: pytest.MonkeyPatch, spec_text: str, count: int
+            ) -> list[tuple[dict[str, Any], Any]]:
+    """The rows of the spec's first ``count`` games, each with the state it ended in."""
+    made: list[Any] = []
+    real_state = runner.State
+
+    def capture(*args: Any, **kwargs: Any) -> Any:
+        state = real_state(*args, **kwargs)
+        made.append(state)
+        return state
+
+    monkeypatch.setattr(runner, "State", capture)
+    out = []
+    for job in parse_spec(spec_text, "cols.toml").jobs()[:count]:
+        row = runner.play_game(job)
+        out.append((row, made[-1]))
+    return out
+
+
+COLUMNS_SPEC = """
+seed = 11
+games_per_cell = 6
+factions = [["pyre-choir", "grave-tide"]]
+[settings]
+round_cap = 40
+vigil_start = 2
+[[agents]]
+name = "greedy"
+[[agents]]
+name = "random"
+"""
+
+
+def test_kills_are_credited_to_the_seat_whose_minions_died_and_tiebreaks_to_vigil_ends(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    games = _played(monkeypatch, COLUMNS_SPEC, 8)
+    kills_seen = vigil_seen = other_seen = 0
+    for row, state in games:
+        lost = [0, 0]
+        for event in state.events:
+            if event.kind == "kill" and not event.data["hero"]:
+                lost[event.data["owner"]] += 1
+        assert (row["killed_key"], row["killed_skull"]) == tuple(lost)
+        kills_seen += lost[0] != lost[1]
+        if row["reason"] == "vigil":
+            vigil_seen += 1
+            assert row["tiebreak"] == state.result.detail and row["tiebreak"]
+        else:
+            other_seen += 1
+            assert row["tiebreak"] is None
+    # The games show what is pinned: kills unequal between seats, both kinds of ending.
+    assert kills_seen and vigil_seen and other_seen

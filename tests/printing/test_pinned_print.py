@@ -1,0 +1,171 @@
+"""Print behaviours that a fault in a number would change (issue 31): token counts for
+the game's needs, bleed on Letter (margin and crop marks on the paper), the order of
+the cards on a sheet, crop marks clear of the cards, PNG size rounding, and the
+Tabletop Simulator deck's reserved last slot."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pdfplumber
+import pytest
+from PIL import Image
+
+from reliquary.engine import Content
+from reliquary.printing import PrintOptions, context_for, export_png, export_tts, pixel_size
+from reliquary.printing import export as export_module
+from reliquary.printing.cards import movement_faces
+from reliquary.printing.tokens import token_groups
+
+from .conftest import CARD_H, CARD_W, CROP_WIDTH, MM, squash
+
+MARGIN = 5 * MM  # nothing printed comes closer to the paper's edge
+CROP_GAP = 1 * MM  # from a card (or its bleed) to the start of a crop mark
+ON_PAPER = 1.5 * MM  # crop marks end at least this far inside the paper's edge
+
+
+def _pdf(content: Content, **options: Any) -> Any:
+    from reliquary.printing import render_pdf
+
+    ctx = context_for(PrintOptions(**options), content)
+    return pdfplumber.open(io.BytesIO(render_pdf(ctx)))
+
+
+# ---------------------------------------------------------------------- tokens
+def test_token_counts_match_the_game_s_needs(content: Content) -> None:
+    ctx = context_for(PrintOptions(lang="en"), content)
+    groups = {g.title: g for g in token_groups(ctx)}
+    label = ctx.label
+    max_hp = max(f.hero_hp for f in content.factions)
+    max_minions = max(row.minions for row in content.board)
+    # Damage for two of the toughest Heroes (both Heroes may be wounded at once), and spares.
+    assert len(groups[label("token_damage")].painters) == 2 * max_hp + 2
+    assert len(groups[label("token_relics")].painters) == 2
+    assert len(groups[label("token_emblems")].painters) == 2
+    for side in ("key", "skull"):
+        pieces = groups[label("token_pieces", side=ctx.side_name(side))].painters
+        assert len(pieces) == 1 + max_minions + 2  # a Hero, the Minions, two for the rites
+    assert len(groups[label("token_ruins")].painters) == max(r.ruins for r in content.board)
+    assert len(groups[label("token_harrow", rite="Harrow")].painters) == 4
+    assert len(groups[label("token_markers", veil="Veil", aegis="Aegis")].painters) == 4
+
+
+def test_every_token_is_drawn_on_the_tokens_pages(content: Content) -> None:
+    ctx = context_for(PrintOptions(lang="en"), content)
+    damage = next(g for g in token_groups(ctx) if g.title == ctx.label("token_damage"))
+    with _pdf(content, sheets=("tokens",), lang="en") as pdf:
+        outlines = [c for page in pdf.pages for c in page.curves
+                    if abs((c["x1"] - c["x0"]) - damage.diameter) < 0.05 * MM
+                    and abs((c["bottom"] - c["top"]) - damage.diameter) < 0.05 * MM]
+        assert len(outlines) >= len(damage.painters)
+
+
+# ---------------------------------------------------------------------- sheets
+INK = (0x1F / 255, 0x1A / 255, 0x17 / 255)  # crop marks are drawn in ink, card lines muted
+
+
+def _marks(page: Any) -> list[dict[str, Any]]:
+    return [ln for ln in page.lines if abs(ln["linewidth"] - CROP_WIDTH) < 0.01
+            and ln.get("stroking_color") is not None
+            and all(abs(a - b) < 0.01 for a, b in zip(ln["stroking_color"], INK, strict=True))]
+
+
+def _cards(page: Any) -> list[dict[str, Any]]:
+    return [r for r in page.rects if abs(r["width"] - CARD_W) <= 0.1 * MM
+            and abs(r["height"] - CARD_H) <= 0.1 * MM]
+
+
+def _gap(mark: dict[str, Any], box: tuple[float, float, float, float]) -> float:
+    """The distance between a (straight) crop mark and a box (x0, top, x1, bottom)."""
+    dx = max(box[0] - mark["x1"], mark["x0"] - box[2], 0.0)
+    dy = max(box[1] - mark["bottom"], mark["top"] - box[3], 0.0)
+    return max(dx, dy)
+
+
+@pytest.mark.parametrize(("paper", "bleed"), [("letter", 3.0), ("letter", 0.0),
+                                              ("a4", 3.0), ("a4", 0.0)])
+def test_cards_margins_and_crop_marks_stay_on_the_paper_and_clear_of_the_cards(
+        content: Content, paper: str, bleed: float) -> None:
+    b = bleed * MM
+    with _pdf(content, sheets=("cards",), paper=paper, lang="en", bleed_mm=bleed) as pdf:
+        for page in pdf.pages:
+            cards = _cards(page)
+            marks = _marks(page)
+            assert cards and marks
+            boxes = [(c["x0"] - b, c["top"] - b, c["x1"] + b, c["bottom"] + b) for c in cards]
+            for x0, top, x1, bottom in boxes:  # each card with its bleed, within the margin
+                assert x0 >= MARGIN - 0.01 and top >= MARGIN - 0.01
+                assert page.width - x1 >= MARGIN - 0.01 and page.height - bottom >= MARGIN - 0.01
+            for mark in marks:  # on the paper (Letter's 3 × 3 leaves them 1.9 mm of it)
+                assert mark["x0"] >= ON_PAPER and mark["top"] >= ON_PAPER
+                assert page.width - mark["x1"] >= ON_PAPER
+                assert page.height - mark["bottom"] >= ON_PAPER
+                for box in boxes:
+                    assert _gap(mark, box) >= CROP_GAP - 0.01, (paper, bleed, mark["x0"])
+
+
+def test_letter_with_bleed_turns_the_page_for_six_cards(content: Content) -> None:
+    with _pdf(content, sheets=("cards",), paper="letter", lang="en", bleed_mm=3.0) as pdf:
+        first = pdf.pages[0]
+        assert first.width > first.height  # landscape: 3 × 2 with bleed, not 2 × 2
+        assert len(_cards(first)) == 6
+
+
+@pytest.mark.parametrize("bleed", [0.0, 3.0])
+def test_cards_fill_a_sheet_row_by_row_from_the_top_left(content: Content,
+                                                         bleed: float) -> None:
+    ctx = context_for(PrintOptions(lang="en", bleed_mm=bleed), content)
+    names = [face.name for face in movement_faces(ctx, True) + movement_faces(ctx, False)]
+    seen: list[str] = []
+    with _pdf(content, sheets=("cards",), lang="en", bleed_mm=bleed) as pdf:
+        for page in pdf.pages:
+            cards = sorted(_cards(page), key=lambda c: (round(c["top"]), c["x0"]))
+            for card in cards:
+                text = squash(page.crop((card["x0"], card["top"], card["x1"],
+                                         card["bottom"])).extract_text())
+                seen.append(next(n for n in names if text.startswith(squash(n))
+                                 or squash(n) in text[:40]))
+    assert seen == names
+
+
+# ---------------------------------------------------------------------- exports
+def test_pixel_sizes_round_to_the_nearest_pixel() -> None:
+    assert pixel_size(63.5, 300) == 750 and pixel_size(88.9, 300) == 1050
+    assert pixel_size(1.0, 300) == 12          # 11.81 px
+    assert pixel_size(67.5, 50) == 133         # 132.87 px
+    assert pixel_size(92.9, 50) == 183         # 182.87 px
+    assert pixel_size(10.0, 127) == 50         # exact
+
+
+def test_png_cards_round_their_size_up_as_well_as_down(tmp_path: Path,
+                                                       content: Content) -> None:
+    ctx = context_for(PrintOptions(lang="en", bleed_mm=2.0), content)
+    paths = export_png(ctx, tmp_path, dpi=50)
+    for path in paths:
+        with Image.open(path) as image:
+            assert image.size == (133, 183), path.name
+
+
+def test_tts_keeps_the_last_slot_of_each_sheet_free(tmp_path: Path, content: Content,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """A deck of 70 cards needs two sheets: Tabletop Simulator keeps slot 70 for the
+    hidden card, so a sheet holds 69."""
+    real = export_module.all_faces
+
+    def seventy(ctx: Any) -> dict[str, list[Any]]:
+        faces = real(ctx)["movement"]
+        return {"movement": (faces * 70)[:70]}
+
+    monkeypatch.setattr(export_module, "all_faces", seventy)
+    ctx = context_for(PrintOptions(lang="en"), content)
+    export_tts(ctx, tmp_path, dpi=12)
+    index = json.loads((tmp_path / "tts.json").read_text(encoding="utf-8"))
+    assert [(d["name"], d["count"], len(d["cards"])) for d in index["decks"]] == [
+        ("movement-1", 69, 69), ("movement-2", 1, 1)]
+    w, h = index["card_px"]
+    with Image.open(tmp_path / "deck-movement-1.png") as sheet:
+        last = sheet.convert("RGB").crop((9 * w, 6 * h, 10 * w, 7 * h))
+        assert last.getcolors() == [(w * h, (255, 255, 255))]  # the reserved slot is blank
