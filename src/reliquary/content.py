@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import copy
 import tomllib
+from dataclasses import fields
 from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from .cardtext import WordingFile, load_wording
-from .content_errors import entry_problems, fill_texts, plain_errors
+from .content_errors import did_you_mean, entry_problems, fill_texts, plain_errors
+from .engine import Settings
 from .engine.content import Content, ContentError
 
 CONTENT_FILES = ("cards.toml", "factions.toml", "rites.toml", "board.toml")
@@ -94,6 +96,51 @@ class TableText(BaseModel):
         return self.es if lang == "es" else self.en
 
 
+#: The numbers a help text may name by placeholder, from the content and the settings.
+HELP_FIELDS = ("vigil", "hand", "deal", "regroup_limit")
+
+
+def help_fields(content: Content | None = None, settings: Settings | None = None
+                ) -> dict[str, object]:
+    """The values of :data:`HELP_FIELDS` for a game set up with ``settings``."""
+    settings = settings or Settings()
+    hand = (content or default_content()).hand_size
+    return {"vigil": settings.vigil_start, "hand": hand, "deal": 2 * hand + 1,
+            "regroup_limit": settings.regroup_limit}
+
+
+class HelpLine(TableText):
+    """A help card's paragraph; ``when`` keeps it to games with those rule settings
+    (``when = { los = "straight" }``; ``"*"``: any value but none); ``{vigil}``, ``{hand}``, ``{deal}`` and
+    ``{regroup_limit}`` name the game's numbers."""
+
+    when: dict[str, str | int] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _check(self) -> HelpLine:
+        known = {f.name for f in fields(Settings)}
+        for key in self.when:
+            if key not in known:
+                raise ValueError(f"'when' names no rule setting {key!r}"
+                                 + did_you_mean(key, sorted(known))
+                                 + f"; the settings are {', '.join(sorted(known))}")
+        dummy = dict.fromkeys(HELP_FIELDS, 0)
+        for text in (self.en, self.es):
+            try:
+                text.format(**dummy)
+            except (KeyError, IndexError, ValueError) as err:
+                raise ValueError(f"unknown placeholder {err} in {text!r}; the placeholders "
+                                 f"are {', '.join('{' + f + '}' for f in HELP_FIELDS)}"
+                                 ) from None
+        return self
+
+    def applies(self, settings: Settings) -> bool:
+        """Whether the line is for a game with ``settings`` (``"*"``: any value but none)."""
+        return all(getattr(settings, key) is not None if value == "*"
+                   else str(getattr(settings, key)).lower() == str(value).lower()
+                   for key, value in self.when.items())
+
+
 class HelpCard(BaseModel):
     """A shared table card that is not a rite: a help card or the rite selection card."""
 
@@ -101,9 +148,22 @@ class HelpCard(BaseModel):
     id: str = Field(pattern=r"^[a-z][a-z0-9-]*$")
     title: TableText
     mode: TableText | None = None
-    lines: tuple[TableText, ...] = Field(min_length=1)
+    lines: tuple[HelpLine, ...] = Field(min_length=1)
     figure: Literal["none", "board_table", "vigil_track"] = "none"
     after_rites: bool = False
+
+    def texts(self, lang: str, settings: Settings | None = None,
+              content: Content | None = None) -> list[str]:
+        """The card's paragraphs in ``lang`` for a game set up with ``settings``.
+
+        >>> turn = load_help_cards().card[1]
+        >>> turn.texts("en", Settings(first_turn="no_attack"))[-1]
+        'If anything is legal, you must play it. No ATTACK on your own first turn.'
+        """
+        settings = settings or Settings()
+        values = help_fields(content, settings)
+        return [line.get(lang).format(**values) for line in self.lines
+                if line.applies(settings)]
 
 
 NameId = Annotated[str, Field(pattern=r"^[A-Za-z][A-Za-z0-9-]*$", max_length=40)]
@@ -134,7 +194,8 @@ class HelpCards(BaseModel):
         try:
             text = self.labels[key].get(lang)
         except KeyError:
-            raise ContentError(f"{HELP_CARDS_FILE}: label '{key}' is missing") from None
+            raise ContentError(f"{HELP_CARDS_FILE}: label '{key}' is missing"
+                               + did_you_mean(key, tuple(self.labels))) from None
         return text.format(**fields) if fields else text
 
 
@@ -183,8 +244,8 @@ def game_names(content: Content, helps: HelpCards | None = None, *, strict: bool
         for key, text in given.items():
             where = f"{HELP_CARDS_FILE}: names.{section}.{key}"
             if key not in known:
-                problem = (f"{where}: the content has no such {section[:-1]} "
-                           f"(it has {', '.join(known)})")
+                problem = (f"{where}: the content has no such {section[:-1]}"
+                           f"{did_you_mean(key, tuple(known))} (it has {', '.join(known)})")
             elif text.en != known[key]:
                 problem = (f"{where}: the English name {text.en!r} differs from the "
                            f"content's {known[key]!r}")

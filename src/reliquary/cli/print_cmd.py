@@ -6,9 +6,12 @@ import os
 import time
 from pathlib import Path
 
+from typing import Any
+
 import click
 
 from ..engine import ContentError
+from .options import settings_from_options, settings_options
 
 
 def _writable_file(path: Path) -> None:
@@ -31,8 +34,6 @@ def _writable_file(path: Path) -> None:
               default="a4", show_default=True)
 @click.option("--lang", type=click.Choice(["es", "en"], case_sensitive=False), default="es",
               show_default=True, help="Language of every printed text.")
-@click.option("--size", type=int, default=8, show_default=True,
-              help="Board side for the board sheet (8 to 12).")
 @click.option("--content", "content_dir", type=click.Path(path_type=Path), default=None,
               help="Folder of content files (cards/factions/rites/board/help_cards .toml, "
                    "rulebook/<lang>.md) to print instead of the packaged ones.")
@@ -52,10 +53,14 @@ def _writable_file(path: Path) -> None:
               help="Resolution of the --png images.")
 @click.option("--tts", "tts_dir", type=click.Path(path_type=Path), default=None,
               help="Also write Tabletop Simulator deck sheets (10 × 7 grid + back) here.")
-def print_cmd(sheets: str, paper: str, lang: str, size: int, content_dir: Path | None,
+@settings_options
+def print_cmd(sheets: str, paper: str, lang: str, content_dir: Path | None,
               output: Path | None, bleed_mm: float, square_mm: float, booklet: bool,
-              png_dir: Path | None, tts_dir: Path | None, dpi: int) -> None:
+              png_dir: Path | None, tts_dir: Path | None, dpi: int, **rules: Any) -> None:
     """Write the print-and-play set as one PDF, drawn from the content data.
+
+    The rule settings (--size, --los, --first-turn, --vigil-start …, the same options
+    as selfplay, match and play) set the board's side and what the help cards say.
 
     \b
     reliquary print                                  # everything, A4, Spanish, 8×8 board
@@ -64,7 +69,10 @@ def print_cmd(sheets: str, paper: str, lang: str, size: int, content_dir: Path |
     reliquary print --sheets board --size 12
     reliquary print --bleed 3 --png cards-png/ --dpi 300
     reliquary print --tts tts/
+    reliquary print --sheets table --los straight --vigil-start 4
     """
+    settings = settings_from_options(rules)
+    size = settings.size
     try:
         from ..printing import (
             PrintError,
@@ -86,7 +94,8 @@ def print_cmd(sheets: str, paper: str, lang: str, size: int, content_dir: Path |
         _writable_file(output)
     parts = tuple(s.strip().lower() for s in sheets.split(",") if s.strip())
     options = PrintOptions(sheets=parts, paper=paper.lower(), lang=lang.lower(), size=size,
-                           bleed_mm=bleed_mm, square_mm=square_mm, booklet=booklet)
+                           bleed_mm=bleed_mm, square_mm=square_mm, booklet=booklet,
+                           settings=settings)
     start = time.perf_counter()
     try:
         ctx = make_context(options, content_dir)
@@ -110,6 +119,8 @@ def print_cmd(sheets: str, paper: str, lang: str, size: int, content_dir: Path |
                        f"{', '.join(f.name for f in files)}")
     except OSError as err:
         raise click.ClickException(f"cannot write {err.filename}: {err.strerror}") from None
+    for warning in dict.fromkeys(ctx.warnings):  # a card drawn twice (PDF, PNG) warns once
+        click.echo(f"warning: {warning}", err=True)
 
 
 COMMANDS = [print_cmd]

@@ -45,7 +45,16 @@ class TilePlan:
 
 
 def plan_tiles(size: int, square: float, paper: str) -> TilePlan:
-    """The fewest pages (portrait or landscape) that show the whole board with overlap."""
+    """The fewest pages (portrait or landscape) that show the whole board with overlap.
+
+    The board is shared out evenly: each page along an axis shows the same share of it
+    (the side-8 board on A4 is two halves, never seven columns and one alone), so no
+    page shows paper beyond the board.
+
+    >>> plan = plan_tiles(8, 27 * mm, "a4")
+    >>> plan.pages, round(plan.window[0] / mm), round(plan.window[1] / mm)
+    (2, 122, 234)
+    """
     board = size * square + 2 * BAND
     width, height = PAPERS[paper]
     best: TilePlan | None = None
@@ -53,7 +62,8 @@ def plan_tiles(size: int, square: float, paper: str) -> TilePlan:
         avail = (page[0] - 2 * PAGE_MARGIN, page[1] - 2 * PAGE_MARGIN)
         counts = [1 if board <= a else math.ceil((board - OVERLAP) / (a - OVERLAP))
                   for a in avail]
-        window = tuple(board if n == 1 else a for n, a in zip(counts, avail, strict=True))
+        # n windows with n - 1 overlaps cover the board exactly.
+        window = tuple((board + (n - 1) * OVERLAP) / n for n in counts)
         step = (window[0] - OVERLAP, window[1] - OVERLAP)
         plan = TilePlan(page, counts[0], counts[1], (window[0], window[1]), step, board)
         if best is None or plan.pages < best.pages:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from reportlab.lib import colors
 from reportlab.pdfgen.canvas import Canvas
 
+from ..cardtext import CardText, TextLine, attack_text, faction_text
 from ..content import HelpCard
 from ..engine import Card, Faction, Rite
 from .common import (
@@ -24,6 +25,7 @@ from .common import (
     PAPER,
     SIDE_COLORS,
     SIDE_TINTS,
+    Block,
     Context,
     draw_text,
     fit_paragraphs,
@@ -82,6 +84,42 @@ def split_roles(text: str, labels: tuple[str, ...]) -> list[str]:
     pattern = "|".join(re.escape(label) for label in labels if label)
     parts = re.split(f"(?=(?:{pattern}))", text) if pattern else [text]
     return [p.strip() for p in parts if p.strip()]
+
+
+def text_blocks(ctx: Context, given: object, made: CardText) -> list[Block]:
+    """A card's text as printed blocks: one paragraph per line, roll tables as tables.
+
+    The text made from the numbers is laid out from its parts; a designer's own text
+    (which names the same numbers, the loader checks) is split at its role labels.
+    """
+    labels = role_labels(ctx)
+    if ctx.text(given) != made.prose():
+        return [markup(p, labels) for p in split_roles(ctx.text(given), labels)]
+    blocks: list[Block] = []
+    for line in made.lines:
+        blocks += _line_blocks(line)
+    return blocks
+
+
+def _line_blocks(line: TextLine) -> list[Block]:
+    head = f"<b>{markup(line.label)}</b>"
+    if not line.rows:
+        return [f"{head} {markup(line.prose().removeprefix(line.label).strip())}"]
+    blocks: list[Block] = [f"{head} {markup(line.before)}", line.rows]
+    after = line.after.strip().lstrip(".").strip()
+    if after:
+        blocks.append(markup(after if after.endswith(".") else after + "."))
+    return blocks
+
+
+def card_made_text(ctx: Context, card: Card) -> CardText:
+    assert card.attack != "faction"
+    return attack_text(ctx.wording, ctx.lang, card.attack, card.id)
+
+
+def faction_made_text(ctx: Context, faction: Faction) -> CardText:
+    return faction_text(ctx.wording, ctx.lang, faction.hero, faction.minion, faction.hero_hp,
+                        faction.passive, faction.name)
 
 
 # -- drawing --------------------------------------------------------------------------
@@ -188,22 +226,20 @@ def _movement(ctx: Context, c: Canvas, face: Face, card: Card) -> None:
     lines = [line for line in (card.attack.hero, card.attack.minion, card.attack.any) if line]
     chance = any(line.table for line in lines)
     _mode(c, ctx.label("chance_attack" if chance else "attack"), MIDLINE - 4.6 * mm, frame)
-    labels = role_labels(ctx)
-    parts = [markup(p, labels) for p in split_roles(ctx.text(card.attack.text), labels)]
+    parts = text_blocks(ctx, card.attack.text, card_made_text(ctx, card))
     top = MIDLINE - 6.4 * mm
     fit_paragraphs(ctx, c, parts, PAD, top, CARD_W - 2 * PAD, top - PAD + 1 * mm,
-                   max_size=7.2)
+                   max_size=8.6, name=f"card {card.id}")
 
 
 def _faction(ctx: Context, c: Canvas, faction: Faction) -> None:
     frame = FRAMES["faction"]
     _title(c, faction.name, CARD_W - 2 * PAD)
     _mode(c, ctx.label("faction_attack"), CARD_H - PAD - 9.4 * mm, frame)
-    labels = role_labels(ctx)
-    parts = split_roles(ctx.text(faction.text), labels)
-    passive_label = ctx.label("passive")
-    attack = [markup(p, labels) for p in parts if not p.startswith(passive_label)]
-    passive = [markup(p, labels) for p in parts if p.startswith(passive_label)]
+    parts = text_blocks(ctx, faction.text, faction_made_text(ctx, faction))
+    passive_label = markup(ctx.label("passive"))
+    attack = [p for p in parts if not _starts(p, passive_label)]
+    passive = [p for p in parts if _starts(p, passive_label)]
     # HP track at the bottom: one box per point, big enough for a damage token.
     hp_bottom = PAD + 3.4 * mm
     total = faction.hero_hp * HP_BOX + (faction.hero_hp - 1) * 1 * mm
@@ -220,16 +256,22 @@ def _faction(ctx: Context, c: Canvas, faction: Faction) -> None:
               align="center", max_width=CARD_W - 2 * PAD)
     text_bottom = hp_bottom + HP_BOX + 2.5 * mm
     if passive:
-        box_h = min(paragraphs_height(ctx, passive, CARD_W - 2 * PAD, 6.8) + 2.6 * mm, 24 * mm)
+        text = [p for p in passive if isinstance(p, str)]
+        box_h = min(paragraphs_height(ctx, text, CARD_W - 2 * PAD, 7.4) + 2.6 * mm, 26 * mm)
         c.setFillColor(colors.HexColor("#e6efe6"))
         c.roundRect(PAD - 1 * mm, text_bottom, CARD_W - 2 * PAD + 2 * mm, box_h, 1.5 * mm,
                     stroke=0, fill=1)
         fit_paragraphs(ctx, c, passive, PAD, text_bottom + box_h - 1.2 * mm,
-                       CARD_W - 2 * PAD, box_h - 2.2 * mm, max_size=6.8)
+                       CARD_W - 2 * PAD, box_h - 2.2 * mm, max_size=7.4,
+                       name=f"faction {faction.name}")
         text_bottom += box_h + 1.5 * mm
     top = CARD_H - PAD - 12 * mm
     fit_paragraphs(ctx, c, attack, PAD, top, CARD_W - 2 * PAD, top - text_bottom,
-                   max_size=7.6, gap=0.6)
+                   max_size=9, gap=0.6, name=f"faction {faction.name}")
+
+
+def _starts(block: Block, markup_label: str) -> bool:
+    return isinstance(block, str) and block.removeprefix("<b>").startswith(markup_label)
 
 
 def _rite(ctx: Context, c: Canvas, rite: Rite) -> None:
@@ -239,9 +281,10 @@ def _rite(ctx: Context, c: Canvas, rite: Rite) -> None:
     draw_relic(c, CARD_W / 2, 17 * mm, 20 * mm, colors.HexColor("#e4dcea"))
     top = CARD_H - PAD - 12 * mm
     parts = [f'<font color="#6b625a">{markup(ctx.label("rite_preamble"))}</font>',
-             markup(f"{ctx.text(rite.text)} {ctx.label('rite_vigil')}")]
-    fit_paragraphs(ctx, c, parts, PAD, top, CARD_W - 2 * PAD, top - 30 * mm, max_size=7.8,
-                   gap=0.8)
+             markup(f"{ctx.text(rite.text)} "
+                    f"{ctx.label('rite_vigil', vigil=ctx.options.rules.vigil_start)}")]
+    fit_paragraphs(ctx, c, parts, PAD, top, CARD_W - 2 * PAD, top - 30 * mm, max_size=9,
+                   gap=0.8, name=f"rite {rite.id}")
 
 
 def _help(ctx: Context, c: Canvas, card: HelpCard) -> None:
@@ -256,9 +299,10 @@ def _help(ctx: Context, c: Canvas, card: HelpCard) -> None:
         bottom = _board_table(ctx, c, frame) + 2 * mm
     elif card.figure == "vigil_track":
         bottom = _vigil_track(ctx, c, frame) + 2 * mm
-    parts = [markup(ctx.text(line)) for line in card.lines]
-    fit_paragraphs(ctx, c, parts, PAD, top, CARD_W - 2 * PAD, top - bottom, max_size=7.2,
-                   gap=0.45)
+    texts = card.texts(ctx.lang, ctx.options.rules, ctx.content)
+    parts: list[Block] = [markup(text) for text in texts]
+    fit_paragraphs(ctx, c, parts, PAD, top, CARD_W - 2 * PAD, top - bottom, max_size=8.4,
+                   gap=0.45, name=f"help card {card.id}")
 
 
 def _board_table(ctx: Context, c: Canvas, frame: colors.Color) -> float:
@@ -304,7 +348,7 @@ def _vigil_track(ctx: Context, c: Canvas, frame: colors.Color) -> float:
     c.roundRect(dx, dy, die, die, 1.5 * mm, stroke=1, fill=0)
     c.setDash()
     cell = 6.8 * mm
-    start = 6  # the die's highest face, where the Vigil starts (V1)
+    start = ctx.options.rules.vigil_start  # where the Vigil starts (V1, VAR3)
     x0 = (CARD_W - (start + 1) * cell) / 2
     ty = dy + die + 1.8 * mm
     for i, value in enumerate(range(start, -1, -1)):

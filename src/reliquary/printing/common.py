@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from xml.sax.saxutils import escape
 
@@ -12,11 +13,13 @@ from reportlab.lib.enums import TA_CENTER, TA_LEFT
 from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm as _reportlab_mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Paragraph
+from reportlab.platypus import Flowable, Paragraph, Table, TableStyle
 
+from ..cardtext import WordingFile, load_wording
 from ..content import HelpCards
-from ..engine import Content
+from ..engine import Content, Settings
 from .fonts import BOLD, REGULAR
 
 mm: float = float(_reportlab_mm)  # points per millimetre, typed
@@ -57,6 +60,14 @@ class PrintOptions:
     bleed_mm: float = 0.0
     square_mm: float = 27.0
     booklet: bool = False
+    settings: Settings | None = None  # the game's rule settings; None: the defaults
+
+    @property
+    def rules(self) -> Settings:
+        """The rule settings the help cards describe (with the board's side)."""
+        if self.settings is None:
+            return Settings(size=self.size)
+        return self.settings
 
 
 @dataclass
@@ -68,6 +79,7 @@ class Context:
     help: HelpCards
     content_dir: str | Path | None = None
     page_count: int = 0  # set by render_pdf
+    warnings: list[str] = field(default_factory=list)  # texts that could not be fitted
     styles: dict[tuple[str, float, str], ParagraphStyle] = field(default_factory=dict)
 
     @property
@@ -77,6 +89,11 @@ class Context:
     @property
     def bleed(self) -> float:
         return self.options.bleed_mm * mm
+
+    @cached_property
+    def wording(self) -> WordingFile:
+        """The templates of the card texts (the content folder's, else the package's)."""
+        return load_wording(self.content_dir)
 
     def label(self, key: str, **fields: object) -> str:
         return self.help.label(key, self.lang, **fields)
@@ -110,28 +127,73 @@ def markup(text: str, bold_words: tuple[str, ...] = ()) -> str:
     return out
 
 
-def fit_paragraphs(ctx: Context, c: Canvas, parts: list[str], x: float, top: float,
-                   width: float, height: float, *, max_size: float = 7.5,
-                   min_size: float = 4.5, align: str = "left", gap: float = 0.35) -> float:
-    """Draw paragraphs from ``top`` down, at the largest size that fits the box.
+#: The smallest body size fitted text may take (points): below it, a warning instead.
+MIN_READABLE = 5.0
+#: A block of a card's text: a paragraph's markup, or a roll table's (faces, outcome) rows.
+Block = str | tuple[tuple[str, str], ...]
 
-    ``gap`` is the space between paragraphs, in lines. Returns the height used. The
-    text is never cut: at the smallest size it may overflow, which the tests catch.
+
+def _flowable(ctx: Context, block: Block, size: float, align: str, width: float) -> Flowable:
+    style = ctx.style(size, align)
+    if isinstance(block, str):
+        return Paragraph(block, style)
+    faces_w = min(0.3 * width, max(bold_width(faces, size) for faces, _ in block) + 2.5 * mm)
+    rows = [[Paragraph(f"<b>{escape(faces)}</b>", style), Paragraph(escape(outcome), style)]
+            for faces, outcome in block]
+    table = Table(rows, colWidths=[faces_w, width - faces_w], hAlign="LEFT")
+    table.setStyle(TableStyle([
+        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("LINEBELOW", (0, 0), (-1, -2), 0.3, MUTED),
+        ("BOX", (0, 0), (-1, -1), 0.5, MUTED),
+        ("LINEAFTER", (0, 0), (0, -1), 0.3, MUTED),
+        ("LEFTPADDING", (0, 0), (-1, -1), 1.2),
+        ("RIGHTPADDING", (0, 0), (-1, -1), 1.2),
+        ("TOPPADDING", (0, 0), (-1, -1), 0.8),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 1.2),
+    ]))
+    return table
+
+
+def bold_width(text: str, size: float) -> float:
+    """The width of ``text`` in the bold face at ``size``."""
+    return float(stringWidth(text, BOLD, size))
+
+
+def fit_paragraphs(ctx: Context, c: Canvas, parts: list[Block], x: float, top: float,
+                   width: float, height: float, *, max_size: float = 7.5,
+                   min_size: float = MIN_READABLE, align: str = "left", gap: float = 0.35,
+                   name: str = "") -> float:
+    """Draw paragraphs (and roll tables) from ``top`` down, at the largest size that fits.
+
+    ``gap`` is the space between blocks, in lines. Returns the height used. Text that
+    does not fit even at ``min_size`` is cut at the box (it never runs under the trim
+    or over the next card) and a warning naming the card (``name``) is kept in
+    ``ctx.warnings``.
     """
     size = max_size
     while True:
-        style = ctx.style(size, align)
-        paras = [Paragraph(p, style) for p in parts]
-        heights = [p.wrap(width, height)[1] for p in paras]
-        total = sum(heights) + gap * size * (len(paras) - 1)
-        if total <= height or size <= min_size:
+        flows = [_flowable(ctx, p, size, align, width) for p in parts]
+        heights = [f.wrap(width, height)[1] for f in flows]
+        total = sum(heights) + gap * size * (len(flows) - 1)
+        if total <= height + 0.01 or size <= min_size:
             break
         size = max(min_size, size - 0.25)
+    overflow = total > height + 0.01
+    if overflow:
+        ctx.warnings.append(
+            f"{name or 'a card'}: the text does not fit its card even at {min_size:g} pt; "
+            f"{(total - height) / mm:.1f} mm of it is cut off: shorten it")
+        c.saveState()
+        path = c.beginPath()
+        path.rect(x - 1 * mm, top - height, width + 2 * mm, height + 2 * mm)
+        c.clipPath(path, stroke=0, fill=0)
     y = top
-    for para, h in zip(paras, heights, strict=True):
-        para.drawOn(c, x, y - h)
+    for flow, h in zip(flows, heights, strict=True):
+        flow.drawOn(c, x, y - h)
         y -= h + gap * size
-    return float(total)
+    if overflow:
+        c.restoreState()
+    return float(min(total, height))
 
 
 def paragraphs_height(ctx: Context, parts: list[str], width: float, size: float,

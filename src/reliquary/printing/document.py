@@ -10,10 +10,10 @@ from reportlab.pdfgen.canvas import Canvas
 
 from ..content import HelpCards, load_content, load_help_cards
 from ..engine import Content
-from .cards import faction_faces, movement_faces, table_faces
+from .cards import Face, faction_faces, movement_faces, table_faces
 from .common import LANGS, PAPERS, ROMAN, SQUARE_RANGE_MM, Context, PrintOptions
 from .fonts import REGULAR, register_fonts
-from .sheets import draw_card_sheet
+from .sheets import draw_card_sheets
 
 SHEETS = ("cards", "factions", "table", "board", "tokens", "rules")
 
@@ -68,35 +68,43 @@ def render_pdf(ctx: Context) -> bytes:
     c.setTitle("Reliquary — print and play")
     c.setAuthor("Reliquary")
     c.setSubject(f"{ctx.options.paper} · {ctx.lang}")
+    cards: list[tuple[str, list[Face]]] = []  # card sheets in a row share their pages
     for sheet in ctx.options.sheets:
+        if sheet in _CARD_SHEETS:
+            cards += _CARD_SHEETS[sheet](ctx)
+            continue
+        if cards:
+            draw_card_sheets(ctx, c, cards)
+            cards = []
         _PARTS[sheet](ctx, c)
+    if cards:
+        draw_card_sheets(ctx, c, cards)
     ctx.page_count = c.getPageNumber() - 1
     c.save()
     return buffer.getvalue()
 
 
-def _cards(ctx: Context, c: Canvas) -> None:
+def _cards(ctx: Context) -> list[tuple[str, list[Face]]]:
+    sheets = []
     for number, generic in ((1, True), (2, False)):
         faces = movement_faces(ctx, generic)
-        if faces:
-            key = "sheet_generic" if generic else "sheet_unique"
-            draw_card_sheet(ctx, c, ctx.label(key, sheet=ROMAN[number - 1], count=len(faces)),
-                            faces)
+        key = "sheet_generic" if generic else "sheet_unique"
+        sheets.append((ctx.label(key, sheet=ROMAN[number - 1], count=len(faces)), faces))
+    return sheets
 
 
-def _factions(ctx: Context, c: Canvas) -> None:
+def _factions(ctx: Context) -> list[tuple[str, list[Face]]]:
     faces = faction_faces(ctx)
-    draw_card_sheet(ctx, c, ctx.label("sheet_factions", sheet=ROMAN[2], count=len(faces)),
-                    faces)
+    return [(ctx.label("sheet_factions", sheet=ROMAN[2], count=len(faces)), faces)]
 
 
-def _table(ctx: Context, c: Canvas) -> None:
+def _table(ctx: Context) -> list[tuple[str, list[Face]]]:
     faces = table_faces(ctx)
     helps = sum(1 for f in faces if f.kind == "help")
     selection = sum(1 for h in ctx.help.card if h.after_rites)
     title = ctx.label("sheet_table", sheet=ROMAN[3], help=helps - selection,
                       rites=len(ctx.content.rites), selection=selection)
-    draw_card_sheet(ctx, c, title, faces)
+    return [(title, faces)]
 
 
 def _board(ctx: Context, c: Canvas) -> None:
@@ -114,7 +122,9 @@ def _rules(ctx: Context, c: Canvas) -> None:
     draw_rulebook(ctx, c, ctx.content_dir)
 
 
+_CARD_SHEETS: dict[str, Callable[[Context], list[tuple[str, list[Face]]]]] = {
+    "cards": _cards, "factions": _factions, "table": _table,
+}
 _PARTS: dict[str, Callable[[Context, Canvas], None]] = {
-    "cards": _cards, "factions": _factions, "table": _table, "board": _board,
-    "tokens": _tokens, "rules": _rules,
+    "board": _board, "tokens": _tokens, "rules": _rules,
 }

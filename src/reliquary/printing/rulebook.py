@@ -18,7 +18,14 @@ from reportlab.lib.enums import TA_LEFT
 from reportlab.lib.pagesizes import A5
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Flowable, Frame, Paragraph, Spacer, Table, TableStyle
+from reportlab.platypus import (
+    Flowable,
+    Frame,
+    Paragraph,
+    Spacer,
+    Table,
+    TableStyle,
+)
 
 from .common import INK, MUTED, PAPERS, Context, draw_text, mm
 from .fonts import BOLD, REGULAR
@@ -79,12 +86,14 @@ def build_story(markdown: str, base: float) -> list[Flowable]:
     styles = _styles(base)
     tokens = MarkdownIt("commonmark").enable("table").parse(markdown)
     story: list[Flowable] = []
+    headings: set[int] = set()  # the story's indices of headings
     lists: list[list[int]] = []  # a counter per open list; [-1] for a bullet list
     table: list[list[Paragraph]] | None = None
     i = 0
     while i < len(tokens):
         tok = tokens[i]
         if tok.type == "heading_open":
+            headings.add(len(story))
             story.append(Paragraph(_inline(tokens[i + 1]), styles[
                 "h1" if tok.tag == "h1" else "h2"]))
             i += 2
@@ -122,7 +131,51 @@ def build_story(markdown: str, base: float) -> list[Flowable]:
             story += [grid, Spacer(1, base * 0.6)]
             table = None
         i += 1
-    return story
+    return _keep_headings(story, headings)
+
+
+def _keep_headings(story: list[Flowable], headings: set[int]) -> list[Flowable]:
+    """Bind each heading (and a heading right under it) to what follows, so that no
+    heading is left alone at the foot of a column."""
+    out: list[Flowable] = []
+    group: list[Flowable] = []
+    for index, flowable in enumerate(story):
+        group.append(flowable)
+        if index in headings and index + 1 < len(story):
+            continue
+        out.append(_Together(group) if len(group) > 1 else flowable)
+        group = []
+    return out
+
+
+class _Together(Flowable):
+    """Flowables placed as one: the frame moves them on to the next column together."""
+
+    def __init__(self, parts: list[Flowable]) -> None:
+        super().__init__()
+        self.parts = parts
+        self.placed: list[tuple[float, float]] = []  # each part's (top gap, height)
+
+    def wrap(self, aw: float, ah: float) -> tuple[float, float]:
+        self.placed = []
+        for index, part in enumerate(self.parts):
+            gap = 0.0 if index == 0 else max(self.parts[index - 1].getSpaceAfter(),
+                                             part.getSpaceBefore())
+            self.placed.append((gap, part.wrap(aw, ah)[1]))
+        self.width, self.height = aw, sum(g + h for g, h in self.placed)
+        return self.width, self.height
+
+    def getSpaceBefore(self) -> float:
+        return float(self.parts[0].getSpaceBefore())
+
+    def getSpaceAfter(self) -> float:
+        return float(self.parts[-1].getSpaceAfter())
+
+    def draw(self) -> None:
+        y = self.height
+        for part, (gap, height) in zip(self.parts, self.placed, strict=True):
+            y -= gap + height
+            part.drawOn(self.canv, 0, y)
 
 
 def draw_rulebook(ctx: Context, c: Canvas, content_dir: str | Path | None = None) -> None:

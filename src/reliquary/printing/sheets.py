@@ -65,15 +65,33 @@ def card_grid(paper: str, bleed: float) -> CardGrid:
 
 def draw_card_sheet(ctx: Context, c: Canvas, title: str, faces: list[Face]) -> None:
     """Draw the pages of one sheet (as many as its cards need), each with its title line."""
+    draw_card_sheets(ctx, c, [(title, faces)])
+
+
+def draw_card_sheets(ctx: Context, c: Canvas, sheets: list[tuple[str, list[Face]]]) -> None:
+    """Draw card sheets: a page each where a sheet fits one page, else one flow.
+
+    When the grid holds fewer cards than a sheet (bleed on A4 holds 8, a sheet 9), the
+    sheets run on from page to page, evenly filled, so that no page carries a lone card;
+    each page's title names the sheets whose cards it holds.
+    """
     grid = card_grid(ctx.options.paper, ctx.bleed)
-    pages = [faces[i:i + grid.per_page] for i in range(0, len(faces), grid.per_page)]
-    for number, page_faces in enumerate(pages, start=1):
+    sheets = [(title, faces) for title, faces in sheets if faces]
+    if all(len(faces) <= grid.per_page for _, faces in sheets):
+        pages = [[(title, face) for face in faces] for title, faces in sheets]
+    else:
+        cards = [(title, face) for title, faces in sheets for face in faces]
+        count = math.ceil(len(cards) / grid.per_page)
+        per_page = math.ceil(len(cards) / count)  # evenly: 9 cards on 8 places → 5 + 4
+        pages = [cards[i:i + per_page] for i in range(0, len(cards), per_page)]
+    for number, page in enumerate(pages, start=1):
         c.setPageSize(grid.page)
-        for index, face in enumerate(page_faces):
+        for index, (_, face) in enumerate(page):
             draw_face(ctx, c, face, *grid.trim(index))
-        _crop_marks(c, grid, len(page_faces))
-        suffix = f" · {number}/{len(pages)}" if len(pages) > 1 else ""
-        line = (f"{title} · {ctx.label('cut_marks')} · {ctx.label('card_size')}{suffix}")
+        _crop_marks(c, grid, len(page))
+        titles = " + ".join(dict.fromkeys(title for title, _ in page))
+        suffix = f" · {number}/{len(pages)}" if len(pages) > len(sheets) else ""
+        line = f"{titles} · {ctx.label('cut_marks')} · {ctx.label('card_size')}{suffix}"
         _sheet_title(c, grid, line)
         c.showPage()
 
