@@ -188,6 +188,25 @@ def test_VAR3_vigil_start_is_the_start_and_the_reset_value(build, content):
     assert rite.vigil == 2  # T5: a rite sets the Vigil to its reset value
 
 
+def test_VAR3_the_deal_at_S4_sets_the_vigil_to_its_start(content):
+    """S4 sets the Vigil when the cards are dealt: under VAR3 to ``vigil_start``, not 6.
+    Played through the setup (random choices and chance) to the first turn."""
+    from reliquary.ai import sample_chance
+
+    for start in (3, 5):
+        rng = random.Random(start)
+        state = reliquary.new_game(vigil_start=start, content=content)
+        dealt = False
+        while state.decision().kind != "play":
+            if state.is_chance:
+                dealt = True
+                state.apply(sample_chance(state, rng))
+            else:
+                state.apply(rng.choice(state.legal_options()))
+        assert dealt and state.dealt and state.first >= 0
+        assert state.vigil == start
+
+
 def test_VAR3_a_short_vigil_ends_quiet_games_sooner(build):
     state = build(vigil_start=2).hero(KEY, "a1").hero(SKULL, "h8").set(vigil=2).build()
     quiet_turn(state, "a1", "a2", "Pilgrim")
