@@ -16,7 +16,8 @@ from reliquary import default_content, replay
 from reliquary.engine import Game, Settings
 from reliquary.web import create_app
 from reliquary.web.db import Store
-from reliquary.web.games import Manager, WebError, undo_count
+from reliquary.web.errors import WebError
+from reliquary.web.games import Manager, undo_count
 
 
 @pytest.fixture

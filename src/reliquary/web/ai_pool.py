@@ -54,6 +54,7 @@ import multiprocessing
 import os
 import random
 import signal
+import threading
 import time
 import weakref
 from collections import OrderedDict
@@ -119,10 +120,32 @@ def _init_worker(content: Content, nice: int) -> None:
     a request is someone waiting)."""
     global _WORKER_CONTENT
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    watch_parent()
     if nice and hasattr(os, "nice"):
         with contextlib.suppress(OSError):
             os.nice(nice)
     _WORKER_CONTENT = content
+
+
+#: How often a worker looks whether the server that started it is still there.
+PARENT_LOOK_S = 0.25
+
+
+def watch_parent(parent: int | None = None, look_s: float = PARENT_LOOK_S) -> None:
+    """End this worker as soon as the server process that started it is gone, however
+    it went (``kill -9``, the OOM killer: no chance to stop its workers): a daemon
+    thread looks at our parent's id every ``look_s`` and exits once it changed (we were
+    orphaned). (Not Linux's ``PR_SET_PDEATHSIG``: it fires when the *thread* that
+    started us ends, which in a server is not the same as the process.)
+    multiprocessing's resource tracker then ends too: its last user is gone."""
+    parent = os.getppid() if parent is None else parent
+
+    def look() -> None:
+        while os.getppid() == parent:
+            time.sleep(look_s)
+        os._exit(1)
+
+    threading.Thread(target=look, name="reliquary-parent-watch", daemon=True).start()
 
 
 def _ready() -> bool:

@@ -16,8 +16,9 @@ import contextlib
 import json
 import logging
 import os
+import re
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -26,6 +27,7 @@ from typing import Annotated, Any
 from fastapi import FastAPI, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from markdown_it import MarkdownIt
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -36,9 +38,10 @@ from ..engine import Content
 from .capacity import install as install_capacity
 from .capacity import serve_socket
 from .db import Store
+from .errors import WebError
 from .fast import FastDecide
-from .games import Manager, WebError, new_session, settings_from, view, view_json
-from .guard import CREATES, Guard, Limits
+from .games import Manager, new_session, settings_from, view, view_json
+from .guard import CREATES, Guard, Limits, allowed_origins, client_key
 from .pages import router as pages_router
 from .preview import router as preview_router
 from .print_routes import router as print_router
@@ -65,7 +68,8 @@ def create_app(db_url: str | None = None, ai_delay: float | None = None,
     limits = limits or Limits.from_env()
     store = Store(url)
     manager = Manager(store, content, ai_delay=delay,
-                      expire_after=limits.expire_after_s or None)
+                      expire_after=limits.expire_after_s or None,
+                      lobby_per_client=limits.lobby_per_client)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -83,7 +87,8 @@ def create_app(db_url: str | None = None, ai_delay: float | None = None,
     app.state.limits = limits
     capacity = install_capacity(app, manager, url)  # /api/health, the hint, 503 busy
     app.add_middleware(FastDecide, manager=manager)  # inside Guard: its checks first
-    app.add_middleware(Guard, limits=limits)
+    app.add_middleware(Guard, limits=limits, takes_post=posts_of(app),
+                       origins=allowed_origins())
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(preview_router)  # read-only looks ahead: preview, events
     app.include_router(pages_router)  # /spec, /api/rulebook
@@ -128,7 +133,7 @@ def create_app(db_url: str | None = None, ai_delay: float | None = None,
 
     # ------------------------------------------------------------------ games
     @app.post("/api/games", status_code=201, responses=refusals(400, 413, 415, 429))
-    async def create(body: NewGame) -> dict[str, Any]:
+    async def create(body: NewGame, request: Request) -> dict[str, Any]:
         """A new game: against the AI, hot-seat, or online (with an invite link)."""
         try:
             settings = settings_from(body.settings(), content)
@@ -136,7 +141,7 @@ def create_app(db_url: str | None = None, ai_delay: float | None = None,
             raise WebError(400, str(err)) from None
         return await manager.acreate(body.mode, settings, level=body.level or next(iter(LEVELS)),
                               seat=body.seat, quick=body.quick, faction=body.faction,
-                              public=body.public,
+                              public=body.public, host=client_key(request.scope),
                               clock=body.clock.model_dump() if body.clock else None)
 
     @app.get("/api/lobby")
@@ -237,6 +242,20 @@ def create_app(db_url: str | None = None, ai_delay: float | None = None,
 
     document_refusals(app)
     return app
+
+
+def posts_of(app: FastAPI) -> Callable[[str], bool]:
+    """Whether a path is one of the app's POST routes (read from its routes when first
+    asked: the middleware is built after they are all added)."""
+    patterns: list[re.Pattern[str]] = []
+
+    def takes_post(path: str) -> bool:
+        if not patterns:
+            patterns.extend(route.path_regex for route in app.routes
+                            if isinstance(route, APIRoute) and "POST" in (route.methods or ()))
+        return any(pattern.match(path) for pattern in patterns)
+
+    return takes_post
 
 
 def answer(session: Any, seats: frozenset[int], token: str | None) -> Response:

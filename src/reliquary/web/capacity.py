@@ -4,8 +4,9 @@ clocks, the hint and health endpoints, and a clean, quick shutdown.
 ``create_app`` calls :func:`install` once and runs :meth:`Capacity.running` in its
 lifespan. On shutdown (Ctrl+C, SIGTERM) the lifespan closes every WebSocket (1001),
 stops the AI drivers and the clock timer, and kills the AI workers without waiting
-for running searches; ``reliquary serve`` also bounds uvicorn's graceful wait
-(``timeout_graceful_shutdown``), so the server is gone within about a second.
+for running searches; ``reliquary serve`` starts this at the signal itself
+(:meth:`Capacity.begin_stop`, :class:`reliquary.web.serving.Server`) and bounds
+uvicorn's graceful wait, so the server is gone within about a second.
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from .ai_pool import AIPool, pool_stats
 from .clock import Clocks
-from .games import Manager, Session, WebError
+from .errors import WebError
+from .games import Manager, Session
 from .live import GameGone, LiveHub, revision_probe
 
 log = logging.getLogger(__name__)
@@ -33,8 +35,6 @@ log = logging.getLogger(__name__)
 #: Seconds a game's WebSocket update is reused by its other watchers (a change drops it
 #: at once; the bound only makes the pings' second look a real one).
 SNAPSHOT_TTL_S = 5.0
-#: Seconds uvicorn waits for open connections on shutdown before cancelling them.
-SHUTDOWN_GRACE_S = 1
 
 #: The hint endpoint's documented refusals (and the health endpoint's answer).
 HINT_RESPONSES: dict[int | str, dict[str, Any]] = {
@@ -87,6 +87,13 @@ class Capacity:
             except Exception:  # one game's trouble must not stop the others' clocks
                 log.exception("reading game %s after the start failed", game_id)
             await asyncio.sleep(0)
+
+    def begin_stop(self) -> None:
+        """The server is stopping (a signal, before uvicorn's graceful wait): watchers'
+        sockets close (1001), and running and queued AI searches end at once, so no
+        connection holds the exit up. :meth:`stop` finishes the job."""
+        self.hub.closing()
+        self.pool.shutdown()
 
     async def stop(self) -> None:
         for task in (self._timer, self._warming, self._resuming):

@@ -41,6 +41,7 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    func,
     insert,
     inspect,
     select,
@@ -49,6 +50,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.sql import Select
 
 from .config import env_number
 
@@ -60,6 +62,8 @@ def _busy_timeout_ms() -> int:
 
 
 BUSY_TIMEOUT_MS = _busy_timeout_ms()
+#: SQLite's durability (``PRAGMA synchronous``): FULL syncs the WAL at every commit.
+SQLITE_SYNCHRONOUS = "FULL"
 T = TypeVar("T")
 
 #: Values of ``games.status``: in play (or finished), expired untouched, or quarantined
@@ -92,8 +96,17 @@ games = Table(
     # not every one watching the game, runs the search (Store.claim_thinking).
     Column("thinker", String(32), nullable=True),
     Column("think_until", Float, nullable=False, server_default="0"),
+    # Who created the game (a keyed hash of the client's address, never the address):
+    # the lobby lists a few games of each client at most (Store.waiting_of).
+    Column("host", String(32), nullable=True),
 )
 Index("games_expiry", games.c.status, games.c.finished, games.c.touched)
+#: Games waiting in the lobby, newest first, and each client's: partial indexes, so the
+#: lobby reads a few index entries however many games are stored.
+WAITING = (games.c.public == 1) & games.c.open_seat.is_not(None)
+Index("games_lobby", games.c.status, games.c.finished, games.c.created,
+      sqlite_where=WAITING, postgresql_where=WAITING)
+Index("games_waiting_host", games.c.host, sqlite_where=WAITING, postgresql_where=WAITING)
 
 moves = Table(
     "moves", metadata,
@@ -198,7 +211,8 @@ class Store:
     def create_game(self, game_id: str, mode: str, settings: dict[str, Any],
                     options: dict[str, Any], tokens: dict[str, str],
                     entries: list[tuple[str, int]] | None = None, finished: bool = False,
-                    *, public: bool = False, open_seat: str | None = None) -> int:
+                    *, public: bool = False, open_seat: str | None = None,
+                    host: str | None = None) -> int:
         """Store a new game and its first decisions in one transaction; its revision."""
         now = time.time()
         entries = entries or []
@@ -207,7 +221,7 @@ class Store:
                 id=game_id, created=now, mode=mode, settings=json.dumps(settings),
                 options=json.dumps(options), tokens=json.dumps(tokens),
                 finished=int(finished), rev=1, undos=0, seq=len(entries), touched=now,
-                status=ACTIVE, public=int(public), open_seat=open_seat))
+                status=ACTIVE, public=int(public), open_seat=open_seat, host=host))
             _insert_moves(conn, game_id, 0, entries, now)
         return 1
 
@@ -335,12 +349,17 @@ class Store:
     def lobby(self, touched_after: float, limit: int = 50) -> list[GameRow]:
         """Public online games waiting for a guest, newest first."""
         with self.engine.connect() as conn:
-            rows = conn.execute(
-                select(games).where(games.c.public == 1, games.c.open_seat.is_not(None),
-                                    games.c.status == ACTIVE, games.c.finished == 0,
-                                    games.c.touched >= touched_after)
-                .order_by(games.c.created.desc()).limit(limit)).all()
-        return [_row(r) for r in rows]
+            rows = conn.execute(lobby_query(limit)).all()
+        # Untouched too long: expired, though not yet marked so (Manager's expiry loop).
+        return [_row(r) for r in rows if r.touched >= touched_after]
+
+    def waiting_of(self, host: str, touched_after: float) -> int:
+        """How many public games of the client ``host`` wait for a guest in the lobby."""
+        with self.engine.connect() as conn:
+            return int(conn.execute(
+                select(func.count()).select_from(games)
+                .where(WAITING, games.c.host == host, games.c.status == ACTIVE,
+                       games.c.finished == 0, games.c.touched >= touched_after)).scalar_one())
 
     # ------------------------------------------------------------------ housekeeping
     def quarantine(self, game_id: str, problem: str) -> None:
@@ -437,6 +456,12 @@ def _settle(outcomes: list[tuple[asyncio.Future[Any], bool, Any]]) -> None:
 
 # The statements of the decision path, built once: building a statement costs more
 # than running it on SQLite (issue 7's throughput).
+def lobby_query(limit: int) -> Select[Any]:
+    """The lobby's games, newest first: read along the partial index ``games_lobby``."""
+    return (select(games).where(WAITING, games.c.status == ACTIVE, games.c.finished == 0)
+            .order_by(games.c.created.desc()).limit(limit))
+
+
 _GET_GAME = select(games).where(games.c.id == bindparam("b_id"))
 _ADVANCE = (update(games)
             .where(games.c.id == bindparam("b_id"), games.c.rev == bindparam("b_rev"),
@@ -479,7 +504,9 @@ def _upgrade(conn: Connection) -> None:
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")
+    # FULL: a decision acknowledged is on disk, power cut included (NORMAL in WAL mode
+    # may lose the last commits); its cost is measured by benchmarks/web_sqlite_sync.py.
+    cursor.execute(f"PRAGMA synchronous={SQLITE_SYNCHRONOUS}")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
     cursor.close()

@@ -21,7 +21,8 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .games import Manager, WebError, encode_json, view, view_json
+from .errors import WebError, encode_json
+from .games import Manager, view, view_json
 from .schemas import Decide
 
 log = logging.getLogger(__name__)

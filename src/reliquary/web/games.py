@@ -46,6 +46,7 @@ from ..engine import (
 from .ai_pool import ai_evaluation, ai_status, choose_remembering
 from .clock import clock_view
 from .db import ACTIVE, EXPIRED, QUARANTINED, GameRow, StaleError, Store
+from .errors import WebError, clip, encode_json
 
 if TYPE_CHECKING:
     from .ai_pool import AIPool
@@ -117,41 +118,6 @@ PROMPTS: dict[str, tuple[str, str]] = {
 }
 
 
-#: The stable code of a refusal by status, when the raiser names none.
-DEFAULT_CODES = {400: "bad_request", 403: "forbidden", 404: "not_found", 409: "stale",
-                 410: "gone", 413: "too_large", 415: "unsupported_media_type",
-                 422: "illegal_option", 429: "rate_limited", 503: "busy"}
-#: The longest message a refusal carries (user input quoted in it is cut short).
-MAX_MESSAGE = 500
-
-
-def clip(value: Any, limit: int = 60) -> str:
-    """``repr`` of a value from a request, cut short: refusals never echo large input."""
-    text = repr(value)
-    return text if len(text) <= limit else f"{text[:limit]}… ({len(text)} characters)"
-
-
-class WebError(Exception):
-    """A request the server refuses: an HTTP status, a stable code and a clear message.
-
-    ``extra`` fields go into the answer's body beside ``error`` and ``code`` (e.g. the
-    current ``rev`` of a stale request)."""
-
-    def __init__(self, status: int, message: str, code: str | None = None,
-                 **extra: Any) -> None:
-        if len(message) > MAX_MESSAGE:
-            message = message[:MAX_MESSAGE] + "…"
-        super().__init__(message)
-        self.status = status
-        self.message = message
-        self.code = code or DEFAULT_CODES.get(status, "bad_request")
-        self.extra = extra
-
-    def body(self) -> dict[str, Any]:
-        """The JSON body of the refusal."""
-        return {"error": self.message, "code": self.code, **self.extra}
-
-
 @dataclass
 class Session:
     """One game in memory: the engine's Game, its log and the stored row it matches."""
@@ -217,11 +183,6 @@ class Session:
         return int(self.row.options["ai_seat"]) if self.row.mode == "ai" else -2
 
 
-def encode_json(value: Any) -> str:
-    """JSON as the API answers it (UTF-8 text, no spaces)."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-
-
 def view_json(session: Session, view_dict: dict[str, Any]) -> bytes:
     """The JSON body of ``view_dict`` (a :func:`view` of ``session`` now), its log from
     the lines encoded as they were written rather than encoded again."""
@@ -274,8 +235,10 @@ class Manager:
     """
 
     def __init__(self, store: Store, content: Content, ai_delay: float = 0.2,
-                 max_sessions: int = 1000, expire_after: float | None = None) -> None:
+                 max_sessions: int = 1000, expire_after: float | None = None,
+                 lobby_per_client: int = 3) -> None:
         self.store = store
+        self.lobby_per_client = lobby_per_client
         self.content = content
         self.ai_delay = ai_delay
         self.expire_after = expire_after
@@ -446,11 +409,27 @@ class Manager:
         session.row.rev = write[0](*write[1:])
         return self._created(session)
 
-    async def acreate(self, mode: str, settings: Settings, **how: Any) -> dict[str, Any]:
-        """:meth:`create`, writing the game off the event loop (:meth:`Store.run`)."""
+    async def acreate(self, mode: str, settings: Settings, *, host: str | None = None,
+                      **how: Any) -> dict[str, Any]:
+        """:meth:`create`, writing the game off the event loop (:meth:`Store.run`).
+
+        ``host``: who asks (:func:`reliquary.web.guard.client_key`); a client may have
+        at most ``lobby_per_client`` public games waiting in the lobby (429 beyond)."""
+        if how.get("public") and host is not None:
+            waiting = await asyncio.to_thread(self.store.waiting_of, host,
+                                              self._lobby_since())
+            if waiting >= self.lobby_per_client:
+                raise WebError(429, f"this client already has {waiting} public games "
+                                    "waiting in the lobby: wait for a guest, or share an "
+                                    "invite link instead", "rate_limited")
         session, write = self._new_game(mode, settings, **how)
-        session.row.rev = await self.store.run(*write)
+        session.row.rev = await self.store.run(functools.partial(write[0], host=host),
+                                               *write[1:])
         return self._created(session)
+
+    def _lobby_since(self) -> float:
+        """Games untouched since before this have expired (none: every game counts)."""
+        return time.time() - self.expire_after if self.expire_after else 0.0
 
     def _created(self, session: Session) -> dict[str, Any]:
         """Cache a new game just stored and answer its creator."""
@@ -583,10 +562,10 @@ class Manager:
 
     async def lobby(self) -> list[dict[str, Any]]:
         """Public online games waiting for a guest."""
-        since = time.time() - self.expire_after if self.expire_after else 0.0
+        rows = await asyncio.to_thread(self.store.lobby, self._lobby_since())
         return [{"id": row.id, "created": row.created, "settings": row.settings,
                  "host_seat": row.options.get("creator"), "clock": row.options.get("clock")}
-                for row in await self.store.read(self.store.lobby, since)]
+                for row in rows]
 
     async def rematch(self, game_id: str, token: str) -> dict[str, Any]:
         """A new game with the same settings after a finished one (see the API docs)."""
@@ -1004,6 +983,12 @@ def undo_count(history: list[Entry], seats: frozenset[int], ai_seat: int | None 
         return 0
     if any(e.player == CHANCE for e in history[start:]):
         return 0
+    # S3: factions are chosen in secret, key first. An undo that would stop between the
+    # two choices keeps the first one, which the asker may know (after "both chose the
+    # same faction", or on one screen): it goes back before it, and both choose again.
+    chosen = [i for i in range(start) if history[i].kind == "faction"]
+    if len(chosen) % 2:
+        start = chosen[-1]
     return len(history) - start
 # ---------------------------------------------------------------------- the view
 def view(session: Session, seats: frozenset[int], upto: int | None = None,

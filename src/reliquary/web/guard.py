@@ -1,16 +1,22 @@
 """The server's guard: limits and headers applied before a request reaches the API.
 
 :class:`Guard` is a plain ASGI middleware. For HTTP it adds the security headers to
-every answer, refuses state-changing requests that are not ``application/json`` (415:
-a cross-site form cannot post), bodies over the size limit (413) and JSON nested deeper
-than the limit (400), and rate-limits game creation per client (429). For WebSockets
-it rate-limits opening them per client and caps how many are open per game and per
-client. Every limit is a field of :class:`Limits` (environment variables, documented
-in docs/web.md), injectable in ``create_app`` so tests can use small values.
+every answer; on the routes that take a POST it refuses requests that are not
+``application/json`` (415: a cross-site form cannot post), bodies over the size limit
+(413) or slower to arrive than ``body_timeout_s`` (408), rate-limits game creation per
+client (429), and only then refuses JSON nested deeper than the limit (400; the check
+is linear, and runs off the event loop for a large body). A POST to a route that does
+not take one goes on to the router, which answers 405. For WebSockets it refuses
+another site's pages (``Origin``), rate-limits opening them per client and caps how many
+are open per game and per client. Every limit is a field of :class:`Limits`
+(environment variables, documented in docs/web.md), injectable in ``create_app`` so
+tests can use small values.
 """
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
 import json
 import math
 import os
@@ -18,7 +24,9 @@ import re
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, fields
+from itertools import accumulate
 from typing import Any
+from urllib.parse import urlsplit
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -43,8 +51,11 @@ STATE_CHANGING = frozenset({"POST"})
 #: Requests that create a game (rate-limited per client).
 CREATES = re.compile(r"^/api/(games/?|records/?|games/[^/]+/rematch/?)$")
 SOCKET = re.compile(r"^/api/games/([^/]+)/ws/?$")
-STRINGS = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
-BRACKETS = re.compile(rb"[\[\]{}]")
+#: For :func:`json_depth`: every byte but a bracket, and a bracket as its step + 1.
+NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+STEPS = bytes.maketrans(b"[]{}", b"\x02\x00\x02\x00")
+#: Bodies larger than this are depth-checked in a thread (a few ms of work at most).
+OFF_LOOP_BYTES = 8 * 1024
 
 
 @dataclass
@@ -61,6 +72,8 @@ class Limits:
     sockets_per_game: int = 64                # open WebSockets on one game
     sockets_per_client: int = 32              # open WebSockets of one client
     expire_after_s: float = 7 * 24 * 3600.0   # an unfinished game untouched this long expires
+    body_timeout_s: float = 10.0              # a request body must arrive within (408)
+    lobby_per_client: int = 3                 # public games of one client in the lobby
 
     @classmethod
     def from_env(cls, env: MutableMapping[str, str] | None = None, **given: Any) -> Limits:
@@ -106,23 +119,32 @@ class RateLimiter:
 
 
 def json_depth(body: bytes) -> int:
-    """How deeply a JSON text nests arrays and objects (without parsing or recursion)."""
-    depth = deepest = 0
-    for match in BRACKETS.finditer(STRINGS.sub(b'""', body)):
-        if match.group() in (b"[", b"{"):
-            depth += 1
-            deepest = max(deepest, depth)
-        else:
-            depth -= 1
-    return deepest
+    """How deeply a JSON text nests arrays and objects, in time linear in its length
+    (no parsing, no recursion, no regular expression that may backtrack).
+
+    Escapes go first (an escaped backslash, then an escaped quote), so every quote left
+    opens or closes a string: the text outside strings is every other piece between
+    quotes. Its brackets, as steps of +1 and -1, sum up to the depth at each point."""
+    plain = body.replace(b"\\\\", b"").replace(b'\\"', b"")
+    outside = b"".join(plain.split(b'"')[::2])
+    steps = outside.translate(None, NOT_BRACKETS).translate(STEPS)
+    return max(accumulate((step - 1 for step in steps), initial=0))
 
 
 class Guard:
-    """The ASGI middleware described in the module's docstring."""
+    """The ASGI middleware described in the module's docstring.
 
-    def __init__(self, app: ASGIApp, limits: Limits) -> None:
+    ``takes_post(path)`` tells whether a route takes a POST there (default: every
+    path); ``origins``: the ``Origin`` values a WebSocket may come from besides the
+    server's own (its ``Host``)."""
+
+    def __init__(self, app: ASGIApp, limits: Limits,
+                 takes_post: Callable[[str], bool] | None = None,
+                 origins: frozenset[str] = frozenset()) -> None:
         self.app = app
         self.limits = limits
+        self.takes_post = takes_post or (lambda _path: True)
+        self.origins = origins
         self.creates = RateLimiter(limits.create_per_minute, limits.create_burst)
         self.socket_opens = RateLimiter(limits.sockets_per_minute, limits.sockets_burst)
         self.open_per_game: dict[str, int] = {}
@@ -143,11 +165,10 @@ class Guard:
                 message["headers"] = list(message.get("headers", [])) + SECURITY_HEADERS
             await send(message)
 
-        method = scope["method"]
-        headers = {k.lower(): v for k, v in scope.get("headers", [])}
-        if method not in STATE_CHANGING:
-            await self.app(scope, receive, send_with_headers)
+        if scope["method"] not in STATE_CHANGING or not self.takes_post(scope["path"]):
+            await self.app(scope, receive, send_with_headers)  # the router answers 404/405
             return
+        headers = {k.lower(): v for k, v in scope.get("headers", [])}
         kind = headers.get(b"content-type", b"").split(b";")[0].strip().lower()
         if kind != b"application/json":
             await refuse(send_with_headers, 415, "unsupported_media_type",
@@ -160,26 +181,19 @@ class Guard:
             await refuse(send_with_headers, 413, "too_large",
                          f"the request body is larger than {limit} bytes")
             return
-        chunks: list[bytes] = []
-        size = 0
-        while True:
-            message = await receive()
-            if message["type"] == "http.disconnect":
-                return
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > limit:
-                await refuse(send_with_headers, 413, "too_large",
-                             f"the request body is larger than {limit} bytes")
-                return
-            chunks.append(chunk)
-            if not message.get("more_body", False):
-                break
-        body = b"".join(chunks)
-        if json_depth(body) > self.limits.max_json_depth:
-            await refuse(send_with_headers, 400, "bad_request",
-                         f"the JSON body nests deeper than {self.limits.max_json_depth} "
-                         "levels")
+        try:
+            body = await asyncio.wait_for(read_body(receive, limit),
+                                          self.limits.body_timeout_s)
+        except TimeoutError:
+            await refuse(send_with_headers, 408, "timeout",
+                         f"the request body did not arrive within "
+                         f"{self.limits.body_timeout_s:g} s")
+            return
+        if body is None:  # the client left
+            return
+        if isinstance(body, int):
+            await refuse(send_with_headers, 413, "too_large",
+                         f"the request body is larger than {limit} bytes")
             return
         if CREATES.match(scope["path"]):
             wait = self.creates.take(client_of(scope))
@@ -188,6 +202,13 @@ class Guard:
                              "too many new games from this client: wait a little "
                              f"({math.ceil(wait)} s)", retry_after=wait)
                 return
+        depth = (json_depth(body) if len(body) <= OFF_LOOP_BYTES
+                 else await asyncio.to_thread(json_depth, body))
+        if depth > self.limits.max_json_depth:
+            await refuse(send_with_headers, 400, "bad_request",
+                         f"the JSON body nests deeper than {self.limits.max_json_depth} "
+                         "levels")
+            return
         sent = False
 
         async def replay() -> Message:
@@ -201,6 +222,11 @@ class Guard:
 
     # ------------------------------------------------------------------ WebSockets
     async def _websocket(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if not self.same_origin(scope):  # another site's page: refused before the handshake
+            if (await receive())["type"] == "websocket.connect":
+                await send({"type": "websocket.close", "code": 1008,
+                            "reason": "this page's origin may not open this WebSocket"})
+            return
         match = SOCKET.match(scope["path"])
         if match is None:
             await self.app(scope, receive, send)
@@ -233,12 +259,58 @@ class Guard:
                 if counts[key] <= 0:
                     del counts[key]
 
+    def same_origin(self, scope: Scope) -> bool:
+        """Whether a WebSocket may open: no ``Origin`` (not a browser: a page of another
+        site always sends one), the server's own (its ``Host``), or a configured one."""
+        headers = {k.lower(): v for k, v in scope.get("headers", [])}
+        origin = headers.get(b"origin")
+        if origin is None:
+            return True
+        text = origin.decode("latin-1").strip().lower()
+        if text in self.origins:
+            return True
+        host = headers.get(b"host", b"").decode("latin-1").strip().lower()
+        parts = urlsplit(text)
+        return bool(host) and parts.scheme in ("http", "https") and parts.netloc == host
+
+
+async def read_body(receive: Receive, limit: int) -> bytes | int | None:
+    """A request's body; its size so far once past ``limit``; None if the client left."""
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return None
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > limit:
+            return size
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            return b"".join(chunks)
+
+
+def allowed_origins(env: MutableMapping[str, str] | None = None) -> frozenset[str]:
+    """``RELIQUARY_ALLOWED_ORIGINS``: other origins whose pages may open the WebSockets
+    (comma-separated, e.g. ``https://play.example.org``); the server's own always may."""
+    raw = (os.environ if env is None else env).get("RELIQUARY_ALLOWED_ORIGINS", "")
+    return frozenset(part.strip().lower().rstrip("/") for part in raw.split(",")
+                     if part.strip())
+
 
 def client_of(scope: Scope) -> str:
     """Who asks: the client's address (uvicorn takes it from X-Forwarded-For when the
     proxy is trusted, see ``--forwarded-allow-ips``)."""
     client = scope.get("client")
     return str(client[0]) if client else "unknown"
+
+
+def client_key(scope: Scope) -> str:
+    """The client as stored with the games it creates (for the lobby's per-client cap):
+    a hash of its address, so the database keeps no addresses in the clear."""
+    return hashlib.blake2b(client_of(scope).encode(), digest_size=12,
+                           person=b"reliquary-host").hexdigest()
 
 
 async def refuse(send: Send, status: int, code: str, message: str,

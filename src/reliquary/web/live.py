@@ -89,10 +89,14 @@ class LiveHub:
         elif self.poll_s > 0 and self.probe is not None:
             self._tasks.append(asyncio.create_task(self._poll()))
 
-    async def stop(self) -> None:
-        """Close every watcher's socket (1001) and the channel, without waiting long."""
+    def closing(self) -> None:
+        """Tell every watcher to close its socket (1001) now (the server stops)."""
         if self._stopping is not None:
             self._stopping.set()
+
+    async def stop(self) -> None:
+        """Close every watcher's socket (1001) and the channel, without waiting long."""
+        self.closing()
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:

@@ -15,6 +15,7 @@ from starlette.concurrency import run_in_threadpool
 
 from ..content import default_content
 from ..engine import Content
+from .errors import clip
 
 PAPERS = ("a4", "letter")
 LANGS = ("es", "en")
@@ -48,9 +49,9 @@ def _error(message: str, status: int = 400) -> JSONResponse:
 async def print_pdf(request: Request, paper: str = "a4", lang: str = "es") -> Any:
     """The print-and-play set (cards, board 8×8, tokens, rulebook) as a PDF download."""
     if paper not in PAPERS:
-        return _error(f"paper must be one of {', '.join(PAPERS)}, not {paper!r}")
+        return _error(f"paper must be one of {', '.join(PAPERS)}, not {clip(paper, 20)}")
     if lang not in LANGS:
-        return _error(f"lang must be one of {', '.join(LANGS)}, not {lang!r}")
+        return _error(f"lang must be one of {', '.join(LANGS)}, not {clip(lang, 20)}")
     manager = getattr(request.app.state, "manager", None)
     content = getattr(manager, "content", None) or default_content()
     try:
