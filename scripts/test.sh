@@ -9,7 +9,7 @@ as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
 python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
-.venv/bin/python -m pip install -q -e '.[dev,ai,web,postgres,openspiel,print,env,lab]'
+.venv/bin/python -m pip install -q -e '.[dev,ai,web,postgres,openspiel,print,env,lab,tui]'
 
 # With gcc (and Python's headers) the install compiles the engine with mypyc
 # (docs/compiled.md): the suite then runs against the compiled build, and the

@@ -139,15 +139,24 @@ def show(file: str, content_dir: Path | None) -> None:
 @click.command(name="replay")
 @click.argument("record", type=str)
 @click.option("--board/--no-board", default=False, help="Draw the board after every turn.")
+@click.option("--tui", is_flag=True, help="Step through the game in the terminal app "
+                                         "(arrows: decision, up/down: turn, Home/End).")
+@click.option("--lang", type=click.Choice(["en", "es"]), default=None,
+              help="Language of --tui (default: from the locale).")
 @content_option
-def replay_cmd(record: str, board: bool, content_dir: Path | None) -> None:
-    """Check a game record and print it move by move.
+def replay_cmd(record: str, board: bool, tui: bool, lang: str | None,
+               content_dir: Path | None) -> None:
+    """Check a game record and print it move by move (or step through it with --tui).
 
     Every token is checked against the rules; a record made with other content is
     refused. Exits with status 1 and names the faulty token if the record is wrong.
     """
     content = get_content(content_dir)
     data = read_json(record)
+    if tui:
+        from .play_cmd import replay_app
+        replay_app(record, data, content, lang)
+        return
     try:
         game = replay(data, content)
     except NotationError as err:

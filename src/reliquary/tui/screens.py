@@ -1,0 +1,282 @@
+"""The app's dialogs and side screens: new game, help, rules, save, open."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any, ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, Footer, Input, Label, Markdown, MarkdownViewer, Select
+
+from ..ai import AGENTS, LEVELS
+from ..engine import DECISION_KINDS, Content, Play, Settings
+from ..web.text import names_of
+from .i18n import prompt, side, t
+from .session import HUMAN, Setup
+
+
+# ---------------------------------------------------------------------- new game
+class NewGameScreen(ModalScreen[Setup | None]):
+    """Every setup option, setting and variant; Start gives a :class:`Setup`."""
+
+    DEFAULT_CSS = """
+    NewGameScreen { align: center middle; }
+    #form { width: 76; max-width: 100%; height: auto; max-height: 100%;
+            border: round $accent; padding: 0 1; }
+    #form Horizontal { height: auto; }
+    #form Label { width: 24; padding: 1 1 0 0; }
+    #form Select, #form Input { width: 1fr; }
+    #error { color: $error; width: 1fr; padding: 0; }
+    #buttons { height: auto; align: right middle; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, content: Content, lang: str, setup: Setup) -> None:
+        super().__init__()
+        self.content = content
+        self.lang = lang
+        self.start = setup
+
+    def compose(self) -> ComposeResult:
+        lang, s = self.lang, self.start
+        names = names_of(self.content)
+        opponents: list[tuple[str, str]] = [(t(lang, "human"), HUMAN)]
+        opponents += [(f"{t(lang, 'ai')}: {level}", level) for level in LEVELS]
+        opponents += [(f"{t(lang, 'ai')}: {name}", name) for name in AGENTS]
+        factions = [(t(lang, "random"), "")] + [
+            (names["factions"][f.id][lang], f.id) for f in self.content.factions]
+        st = s.settings
+
+        def row(label: str, widget: Any) -> Horizontal:
+            return Horizontal(Label(label), widget)
+
+        with VerticalScroll(id="form"):
+            yield Label(f"[b]{t(lang, 'new_title')}[/b]")
+            yield row(t(lang, "opponent"), Select(opponents, value=s.opponent,
+                                                  allow_blank=False, id="opponent"))
+            yield row(t(lang, "seat"), Select([(side(lang, p), p) for p in (0, 1)],
+                                              value=s.seat, allow_blank=False, id="seat"))
+            yield row(t(lang, "setup"), Select(
+                [(t(lang, "quick_setup"), True), (t(lang, "full_setup"), False)],
+                value=s.quick, allow_blank=False, id="quick"))
+            yield row(t(lang, "faction"), Select(factions, value=s.faction or "",
+                                                 allow_blank=False, id="faction"))
+            yield row(t(lang, "size"), Select([(str(n), n) for n in self.content.sizes],
+                                              value=st.size, allow_blank=False, id="size"))
+            yield row(t(lang, "los"), Select(
+                [(t(lang, "geometric"), "geometric"), (t(lang, "straight"), "straight")],
+                value=st.los, allow_blank=False, id="los"))
+            yield row(t(lang, "first_turn"), Select(
+                [(t(lang, "no_damage"), "no_damage"), (t(lang, "no_attack"), "no_attack")],
+                value=st.first_turn, allow_blank=False, id="first_turn"))
+            yield row(t(lang, "round_cap"), Input(str(st.round_cap), id="round_cap"))
+            yield Label(f"[b]{t(lang, 'variants')}[/b]")
+            yield row(t(lang, "regroup_limit"), Input(
+                "" if st.regroup_limit is None else str(st.regroup_limit), id="regroup_limit"))
+            yield row(t(lang, "vigil_reset"), Select(
+                [(t(lang, "any_hp"), "any"), (t(lang, "hero_hp"), "hero")],
+                value=st.vigil_reset, allow_blank=False, id="vigil_reset"))
+            yield row(t(lang, "vigil_start"), Select([(str(v), v) for v in range(6, 0, -1)],
+                                                     value=st.vigil_start, allow_blank=False,
+                                                     id="vigil_start"))
+            yield row(t(lang, "killed_minions"), Select(
+                [(t(lang, "pool"), "pool"), (t(lang, "removed"), "removed")],
+                value=st.killed_minions, allow_blank=False, id="killed_minions"))
+            yield row(t(lang, "seed"), Input("" if s.seed is None else str(s.seed), id="seed"))
+            yield Label("", id="error")
+            with Horizontal(id="buttons"):
+                yield Button(t(lang, "cancel"), id="cancel")
+                yield Button(t(lang, "start"), variant="primary", id="start")
+
+    def _number(self, field: str, label: str, empty_ok: bool) -> int | None:
+        text = self.query_one(f"#{field}", Input).value.strip()
+        if not text and empty_ok:
+            return None
+        try:
+            return int(text)
+        except ValueError:
+            raise ValueError(t(self.lang, "bad_number", field=label, value=text)) from None
+
+    def read(self) -> Setup:
+        """The form as a :class:`Setup` (ValueError saying which field is wrong)."""
+        def value(name: str) -> Any:
+            return self.query_one(f"#{name}", Select).value
+
+        lang = self.lang
+        round_cap = self._number("round_cap", t(lang, "round_cap"), False)
+        settings = Settings(
+            size=value("size"), los=value("los"), first_turn=value("first_turn"),
+            round_cap=round_cap if round_cap is not None else 200,
+            regroup_limit=self._number("regroup_limit", t(lang, "regroup_limit"), True),
+            vigil_reset=value("vigil_reset"), vigil_start=value("vigil_start"),
+            killed_minions=value("killed_minions"))
+        return Setup(opponent=value("opponent"), seat=value("seat"), quick=value("quick"),
+                     faction=value("faction") or None, settings=settings,
+                     seed=self._number("seed", t(lang, "seed"), True))
+
+    @on(Button.Pressed, "#start")
+    def _start(self) -> None:
+        try:
+            setup = self.read()
+        except ValueError as err:
+            self.query_one("#error", Label).update(str(err))
+            return
+        self.dismiss(setup)
+
+    @on(Button.Pressed, "#cancel")
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+# ---------------------------------------------------------------------- help
+@dataclass
+class HelpTopic:
+    """What the help of a decision speaks of: its kind, the card, the selected option."""
+
+    kind: str | None
+    card: str | None
+    option: Any
+    rite: str | None
+    faction: str | None
+
+
+def help_markdown(content: Content, lang: str, topic: HelpTopic) -> str:
+    """The help of a decision, from the content data and the web's texts."""
+    names = names_of(content)
+    parts: list[str] = []
+    if topic.kind:
+        parts.append(f"## {prompt(lang, topic.kind)}")
+        if lang == "en":
+            parts.append(f"*{t(lang, 'rule')}: {DECISION_KINDS.get(topic.kind, topic.kind)}*")
+        else:
+            parts.append(f"*{t(lang, 'rule')}: {topic.kind}*")
+    else:
+        parts.append(f"## {t(lang, 'over')}")
+    card_id = topic.option.card if isinstance(topic.option, Play) else topic.card
+    if card_id:
+        card = content.card(card_id)
+        attack = (t(lang, "faction_attack") if card.attack == "faction"
+                  else (card.attack.text.es or card.attack.text.en) if lang == "es"
+                  else card.attack.text.en)
+        seal = t(lang, f"{card.seal}_seal")
+        escort = f" · {t(lang, 'escort')}" if card.escort else ""
+        parts.append(f"### {t(lang, 'the_card')}: {card.id}\n\n{seal}{escort}. "
+                     f"{t(lang, 'attack')}: {attack}")
+    if isinstance(topic.option, Play):
+        key = "help_pass" if topic.option.mode == "pass" else f"help_{topic.option.mode}"
+        parts.append(f"### {t(lang, 'the_mode')}: {topic.option.mode}\n\n{t(lang, key)}")
+    if topic.rite:
+        rite = content.rite(topic.rite)
+        text = (rite.text.es or rite.text.en) if lang == "es" else rite.text.en
+        parts.append(f"### {t(lang, 'the_rite')}: {names['rites'][rite.id][lang]}\n\n{text}")
+    if topic.faction:
+        faction = content.faction(topic.faction)
+        text = (faction.text.es or faction.text.en) if lang == "es" else faction.text.en
+        parts.append(f"### {t(lang, 'the_faction')}: {names['factions'][faction.id][lang]}"
+                     f"\n\n{t(lang, 'hero')} {faction.hero_hp} {t(lang, 'hp')}. {text}")
+    if not isinstance(topic.option, Play) and topic.kind == "play":
+        parts.extend(t(lang, f"help_{m}") for m in ("move", "attack", "regroup", "rite", "pass"))
+    parts.append(f"*{t(lang, 'help_goal')}*")
+    parts.append(f"### {t(lang, 'help_keys')}\n\n{t(lang, 'keys_text')}")
+    parts.append(t(lang, "legend"))
+    return "\n\n".join(parts)
+
+
+class HelpScreen(ModalScreen[None]):
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; }
+    HelpScreen > VerticalScroll { width: 90%; height: 90%; border: round $accent;
+                                  padding: 0 1; background: $surface; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,question_mark", "close", "Close")]
+
+    def __init__(self, markdown: str) -> None:
+        super().__init__()
+        self.markdown = markdown
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield Markdown(self.markdown, id="help")
+        yield Footer()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class RulesScreen(Screen[None]):
+    """The rulebook (``data/rulebook/<lang>.md``) with its table of contents."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "close", "Close")]
+
+    def __init__(self, lang: str) -> None:
+        super().__init__()
+        self.lang = lang
+
+    def compose(self) -> ComposeResult:
+        text = (resources.files("reliquary.data") / "rulebook" / f"{self.lang}.md").read_text(
+            encoding="utf-8")
+        yield MarkdownViewer(text, show_table_of_contents=True)
+        yield Footer()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+# ---------------------------------------------------------------------- files
+class FileScreen(ModalScreen[tuple[str, Path] | None]):
+    """Ask for a file name: to save (record or position) or to open."""
+
+    DEFAULT_CSS = """
+    FileScreen { align: center middle; }
+    FileScreen > Vertical { width: 70; height: auto; border: round $accent; padding: 0 1;
+                            background: $surface; }
+    FileScreen Horizontal { height: auto; align: right middle; }
+    #file_error { color: $error; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, lang: str, saving: bool, default: str) -> None:
+        super().__init__()
+        self.lang = lang
+        self.saving = saving
+        self.default = default
+
+    def compose(self) -> ComposeResult:
+        lang = self.lang
+        with Vertical():
+            yield Label(f"[b]{t(lang, 'save_title' if self.saving else 'open_title')}[/b]")
+            yield Input(self.default, placeholder=t(lang, "file"), id="path")
+            yield Label("", id="file_error")
+            with Horizontal():
+                yield Button(t(lang, "cancel"), id="cancel")
+                if self.saving:
+                    yield Button(t(lang, "save_position"), id="position")
+                    yield Button(t(lang, "save_record"), variant="primary", id="record")
+                else:
+                    yield Button(t(lang, "k_open"), variant="primary", id="open")
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "cancel":
+            self.dismiss(None)
+            return
+        text = self.query_one("#path", Input).value.strip()
+        if not text:
+            self.query_one("#file_error", Label).update(t(self.lang, "file") + "?")
+            return
+        self.dismiss((event.button.id or "open", Path(text).expanduser()))
+
+    @on(Input.Submitted)
+    def _submitted(self) -> None:
+        text = self.query_one("#path", Input).value.strip()
+        if text:
+            self.dismiss(("record" if self.saving else "open", Path(text).expanduser()))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,278 @@
+"""The widgets of the terminal app: board, cards, status line, options and log.
+
+They draw what they are given (a :class:`BoardScene` of the engine's state and the
+marks around it); none of them decides anything. Pieces are told apart by letters
+(``H``/``M`` Key, ``h``/``m`` Skull), never by colour alone, so the board reads in 16
+colours and under ``NO_COLOR``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rich.text import Text
+from textual import events
+from textual.geometry import Size
+from textual.message import Message
+from textual.widget import Widget
+
+from ..engine import SIDES, Card, State
+from ..engine.geometry import FILES
+from ..web.text import names_of
+from .i18n import side, t
+
+KEY_STYLE = "bold bright_cyan"
+SKULL_STYLE = "bold bright_red"
+PIECE_STYLES = (KEY_STYLE, SKULL_STYLE)
+RELIC_STYLES = ("cyan", "red")
+RUIN_STYLE = "bright_black"
+FRAME_STYLE = "bright_black"
+LAST_TURN_BG = " on #3a2f12"
+PREVIEW_BG = " on #1f4d2b"
+CURSOR_STYLE = "reverse"
+
+
+@dataclass
+class BoardScene:
+    """What the board shows: a state and its marks (squares as the engine numbers them)."""
+
+    state: State
+    cursor: int = -1
+    options: set[int] = field(default_factory=set)      # squares the decision offers
+    preview: set[int] = field(default_factory=set)      # squares the selected option touches
+    last_turn: set[int] = field(default_factory=set)    # squares the last turn touched
+    subject: int = -1                                    # the piece the decision is about
+    flip: bool = False                                   # Skull's back row at the bottom
+
+
+def cell_text(state: State, sq: int, width: int) -> tuple[str, str]:
+    """A square's text (``width`` characters) and its style."""
+    piece = state.piece_at(sq)
+    ground = [p for p in (0, 1) if state.relic_carrier[p] < 0 and state.relic_sq[p] == sq]
+    relic = "".join("KS"[p] for p in ground)
+    if piece is not None:
+        letter = "H" if piece.hero else "M"
+        letter = letter if piece.owner == 0 else letter.lower()
+        mark = ("+" if state.carried_relic(piece) >= 0 else "v" if piece.veiled
+                else "a" if piece.aegis else "x" if piece.harrowed else "")
+        text = f"{letter}{piece.hp}{mark}{relic}"
+        return text[:width].center(width), PIECE_STYLES[piece.owner]
+    if state.is_ruin(sq):
+        return "░" * width, RUIN_STYLE
+    if relic:
+        return f"({relic})"[:width].center(width), RELIC_STYLES[ground[0]]
+    return " " * width, ""
+
+
+def board_layout(size: int, width: int, height: int) -> tuple[int, bool]:
+    """The cell width (3 to 7) and whether rows get their own separator lines."""
+    cell = max(3, min(7, (width - 4) // size - 1))
+    spacious = height >= 2 * size + 2
+    return cell, spacious
+
+
+def render_board(scene: BoardScene, width: int = 44, height: int = 12) -> Text:
+    """The board with box characters: rank numbers left, files below."""
+    state = scene.state
+    n = state.geometry.size
+    cell, spacious = board_layout(n, width, height)
+    ranks = list(range(n)) if scene.flip else list(range(n - 1, -1, -1))
+    files = list(range(n - 1, -1, -1)) if scene.flip else list(range(n))
+    bar = "─" * cell
+    out = Text(no_wrap=True, overflow="crop")
+    out.append("   ┌" + "┬".join([bar] * n) + "┐\n", FRAME_STYLE)
+    for i, r in enumerate(ranks):
+        out.append(f"{r + 1:>2} ", "bold")
+        out.append("│", FRAME_STYLE)
+        for f in files:
+            sq = r * n + f
+            text, style = cell_text(state, sq, cell)
+            if sq in scene.options and text.strip() == "":
+                text = "·".center(cell)
+                style = "green"
+            if sq in scene.preview:
+                style += PREVIEW_BG
+            elif sq in scene.last_turn:
+                style += LAST_TURN_BG
+            if sq in scene.options:
+                style += " underline"
+            if sq == scene.subject:
+                style += " bold italic"
+            if sq == scene.cursor:
+                style += " " + CURSOR_STYLE
+            out.append(text, style.strip() or None)
+            out.append("│", FRAME_STYLE)
+        out.append("\n")
+        if spacious and i < n - 1:
+            out.append("   ├" + "┼".join([bar] * n) + "┤\n", FRAME_STYLE)
+    out.append("   └" + "┴".join([bar] * n) + "┘\n", FRAME_STYLE)
+    out.append("    " + "".join(FILES[f].center(cell + 1) for f in files).rstrip(), "bold")
+    return out
+
+
+def square_at(scene: BoardScene, width: int, height: int, x: int, y: int) -> int:
+    """The square under a point of the board widget (-1 outside the squares)."""
+    n = scene.state.geometry.size
+    cell, spacious = board_layout(n, width, height)
+    col, off = divmod(x - 4, cell + 1)
+    if x < 4 or off == cell or not 0 <= col < n:
+        return -1
+    row = y - 1
+    if spacious:
+        row, off = divmod(row, 2)
+        if off:
+            return -1
+    if not 0 <= row < n:
+        return -1
+    r = row if scene.flip else n - 1 - row
+    f = n - 1 - col if scene.flip else col
+    return r * n + f
+
+
+class BoardView(Widget):
+    """The board; a click on a square posts :class:`BoardView.Clicked`."""
+
+    DEFAULT_CSS = "BoardView { height: 1fr; min-height: 11; width: 1fr; }"
+
+    class Clicked(Message):
+        def __init__(self, square: int) -> None:
+            super().__init__()
+            self.square = square
+
+    def __init__(self, scene: BoardScene, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.scene = scene
+
+    def show(self, scene: BoardScene) -> None:
+        self.scene = scene
+        self.refresh()
+
+    def render(self) -> Text:
+        return render_board(self.scene, self.size.width or 44, self.size.height or 12)
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        n = self.scene.state.geometry.size
+        return 2 * n + 2 if container.height >= 2 * n + 2 else n + 3
+
+    def on_click(self, event: events.Click) -> None:
+        sq = square_at(self.scene, self.size.width, self.size.height, event.x, event.y)
+        if sq >= 0:
+            self.post_message(self.Clicked(sq))
+
+
+# ---------------------------------------------------------------------- cards
+def diagram_lines(card: Card, turned: bool, wide: bool) -> list[str]:
+    """A card's 5×5 movement diagram as the board shows it (Skull's turned round):
+    ``o`` the piece, ``■`` where it may move, ``·`` elsewhere."""
+    rows = []
+    for y in range(2, -3, -1):
+        cells = []
+        for x in range(-2, 3):
+            dx, dy = (-x, -y) if turned else (x, y)
+            cells.append("o" if (x, y) == (0, 0) else "■" if (dx, dy) in card.diagram
+                         else "·")
+        rows.append((" " if wide else "").join(cells))
+    return rows
+
+
+@dataclass
+class CardsScene:
+    state: State
+    selected: str | None = None   # the card of the selected option
+    flip: bool = False
+
+
+def render_cards(scene: CardsScene, lang: str, width: int = 44) -> Text:
+    """Both hands and the waiting card, each with its diagram, in one strip."""
+    state = scene.state
+    groups: list[tuple[str, list[str], int]] = [
+        (side(lang, 0), state.hands[0], 0),
+        (t(lang, "waiting"), [state.waiting] if state.waiting else [], -1),
+        (side(lang, 1), state.hands[1], 1)]
+    count = max(1, sum(len(cards) for _, cards, _ in groups))
+    col = max(6, min(12, (width - 2) // max(count, 7)))
+    wide = col >= 10
+    out = Text(no_wrap=True, overflow="crop")
+    head = Text()
+    names = Text()
+    rows = [Text() for _ in range(5)]
+    for g, (label, cards, owner) in enumerate(groups):
+        span = max(len(cards), 1) * col
+        style = PIECE_STYLES[owner] if owner >= 0 else "bold"
+        head.append(label[:span - 1].ljust(span), style)
+        for cid in cards or [""]:
+            if not cid:
+                names.append("-".ljust(col))
+                for row in rows:
+                    row.append(" " * col)
+                continue
+            card = state.content.card(cid)
+            chosen = cid == scene.selected or cid == state.played
+            names.append(cid[:col - 1].ljust(col - 1), "reverse" if chosen else style)
+            names.append(" ")
+            turned = (owner == 1) != scene.flip
+            for row, drawn in zip(rows, diagram_lines(card, turned, wide), strict=True):
+                for ch in drawn:
+                    row.append(ch, "bold yellow" if ch == "■" else "bold" if ch == "o"
+                               else "bright_black")
+                row.append(" " * (col - len(drawn)))
+        if g < len(groups) - 1:
+            for line in (head, names, *rows):
+                line.append("│", FRAME_STYLE)
+    for line in (head, names, *rows):
+        out.append_text(line)
+        out.append("\n")
+    out.rstrip()
+    return out
+
+
+class CardsView(Widget):
+    DEFAULT_CSS = "CardsView { height: 7; }"
+
+    def __init__(self, scene: CardsScene, lang: str, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.scene = scene
+        self.lang = lang
+
+    def show(self, scene: CardsScene) -> None:
+        self.scene = scene
+        self.refresh()
+
+    def render(self) -> Text:
+        return render_cards(self.scene, self.lang, self.size.width or 44)
+
+
+# ---------------------------------------------------------------------- status
+def status_text(state: State, lang: str, *, who: str, prompt: str, extra: str = "",
+                hidden: tuple[bool, bool] = (False, False)) -> Text:
+    """Whose turn and what they decide; the Vigil, round, factions, rites and pools."""
+    out = Text(no_wrap=True, overflow="ellipsis")
+    out.append(who, "bold")
+    if prompt:
+        out.append(" · " + prompt)
+    if extra:
+        out.append("  " + extra, "italic")
+    out.append("\n")
+    out.append(f"{t(lang, 'vigil')} {state.vigil}", "bold yellow")
+    out.append(f" · {t(lang, 'round')} {state.rounds + 1}")
+    names = names_of(state.content)
+    for p in (0, 1):
+        fid = state.factions[p]
+        if fid:
+            fname = names["factions"][fid][lang]
+        elif state.secret_faction[p] is not None:
+            fname = t(lang, "hidden") if hidden[p] else names["factions"][
+                state.secret_faction[p] or ""][lang]
+        else:
+            fname = "—"
+        rite = state.rites[p]
+        rite_name = names["rites"].get(rite, {}).get(lang, rite) if rite else "—"
+        out.append("\n" if p == 1 else " │ ", FRAME_STYLE)
+        out.append(side(lang, p), PIECE_STYLES[p])
+        out.append(f": {fname} · {t(lang, 'rite')} {rite_name} · "
+                   f"{t(lang, 'pools')} {state.pool[p]}")
+    return out
+
+
+def side_of(player: int) -> str:
+    return SIDES[player] if player in (0, 1) else "chance"
