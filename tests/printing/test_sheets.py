@@ -94,7 +94,7 @@ def test_every_card_name_and_text_is_printed_in_the_language(
     for rite in content.rites:
         assert _card_text_in(texts, rite.id, pick(rite.text), helps.label("rite", lang))
     for help_card in helps.card:
-        lines = [pick(line).replace("**", "") for line in help_card.lines]
+        lines = [text.replace("**", "") for text in help_card.texts(lang)]
         assert _card_text_in(texts, pick(help_card.title), *lines), help_card.id
     vigil = next(t for t in texts if squash(helps.label("vigil_die_here", lang)) in t)
     assert "6543210" in vigil  # the Vigil die track
