@@ -46,6 +46,8 @@ from types import ModuleType
 #: before ``__post_init__`` can refuse it, so Settings would validate differently.
 COMPILED_MODULES: tuple[str, ...] = (
     "reliquary.engine.geometry",
+    "reliquary.engine.hooks",
+    "reliquary.engine.effects",
     "reliquary.engine.state",
     "reliquary.engine.notation",
     "reliquary.engine.record",

@@ -8,13 +8,23 @@ does that and hands a :class:`Content` to the engine.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
 from collections.abc import Mapping
 from functools import cached_property
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+
+from .effects import EFFECTS, PASSIVES, RITES
 
 Seal = Literal["key", "skull"]
 
@@ -47,7 +57,7 @@ class ChanceRow(_Data):
 class AttackLine(_Data):
     """One line of an attack («Héroe:», «Esbirro:» or «Cualquiera:»)."""
 
-    effect: Literal["strike", "gale", "veil", "passage", "aegis", "ordeal", "rapture"]
+    effect: str
     damage: int = Field(0, ge=0)
     push: int = Field(0, ge=0)
     pull: int = Field(0, ge=0)
@@ -60,11 +70,16 @@ class AttackLine(_Data):
     swap_minion_range: int = Field(0, ge=0)
     table: tuple[ChanceRow, ...] = ()
 
+    @field_validator("effect")
+    @classmethod
+    def _registered(cls, name: str) -> str:
+        return _registered_name(name, EFFECTS, "attack effect")
+
     @model_validator(mode="after")
     def _check(self) -> AttackLine:
         if self.push and self.pull:
             raise ValueError("a line cannot both push and pull")
-        if self.effect in ("ordeal", "rapture"):
+        if EFFECTS[self.effect].table:
             faces = sorted(f for row in self.table for f in row.faces)
             if faces != [1, 2, 3, 4, 5, 6]:
                 raise ValueError("a chance table must cover the faces 1 to 6 exactly once")
@@ -75,11 +90,11 @@ class AttackLine(_Data):
     @property
     def adjacent(self) -> bool:
         """An adjacent strike: the attacker may lunge first (D8)."""
-        return self.effect == "strike" and self.range == 1
+        return EFFECTS[self.effect].lunges and self.range == 1
 
     @property
     def needs_target(self) -> bool:
-        return self.effect in ("strike", "veil", "passage", "ordeal")
+        return EFFECTS[self.effect].targeted
 
 
 class Attack(_Data):
@@ -129,18 +144,28 @@ class Faction(_Data):
     id: str = Field(pattern=r"^[a-z][a-z0-9-]*$")
     name: str
     hero_hp: int = Field(4, ge=1)
-    passive: Literal["none", "grave_return", "lantern_step"] = "none"
+    passive: str = "none"
     text: Text
     hero: AttackLine
     minion: AttackLine
+
+    @field_validator("passive")
+    @classmethod
+    def _registered(cls, name: str) -> str:
+        return _registered_name(name, PASSIVES, "passive")
 
 
 class Rite(_Data):
     """A rite card (§9)."""
 
     id: str = Field(pattern=r"^[A-Za-z][A-Za-z0-9]*$")
-    effect: Literal["exhumation", "desecration", "harrow"]
+    effect: str
     text: Text
+
+    @field_validator("effect")
+    @classmethod
+    def _registered(cls, name: str) -> str:
+        return _registered_name(name, RITES, "rite effect")
 
 
 class BoardRow(_Data):
@@ -267,6 +292,15 @@ class Content(_Data):
             return cls(**validated)
         except ValidationError as err:
             raise ContentError(f"content: {err.errors()[0]['msg']}") from None
+
+
+def _registered_name(name: str, registry: Mapping[str, object], what: str) -> str:
+    """``name`` if the registry has it; else an error naming the registered ones."""
+    if name not in registry:
+        close = difflib.get_close_matches(name, list(registry), n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise ValueError(f"unknown {what} {name!r}{hint}; registered: {', '.join(registry)}")
+    return name
 
 
 def _describe(filename: str, entry_kind: str, label: object, err: ValidationError) -> str:

@@ -15,7 +15,22 @@ from typing import Any, ClassVar, Final, cast
 from mypy_extensions import mypyc_attr
 
 from .content import AttackLine, Card, Content, Faction
+from .effects import EFFECTS, PASSIVES, RITES, Effect, Passive, RiteEffect
 from .geometry import Geometry, nearest_direction
+from .hooks import (
+    AEGIS,
+    AT_OWNER_TURN_END,
+    AT_OWNER_TURN_START,
+    AT_ROUND_END,
+    NO_MOVE,
+    NO_STEP,
+    PREVENT_DAMAGE,
+    PREVENT_PUSH,
+    VEIL,
+    ConditionDef,
+    ModuleState,
+    Rulebook,
+)
 from .types import (
     CHANCE,
     CONCESSIONS,
@@ -41,11 +56,17 @@ from .types import (
 EMPTY: Final = -1
 RUIN: Final = -2
 Frame = tuple[Any, ...]
+#: A condition on a piece: (name, value, turn gained, bans, when it ends).
+Condition = tuple[str, int, int, int, str]
 MAX_PULL: Final = 99
 # The frames of every turn, made once (compiled code would build each tuple anew).
 _END_TURN: Final[Frame] = ("end_turn",)
 _LANTERN_STEP: Final[Frame] = ("lantern_step",)
 _PLAY: Final[Frame] = ("play",)
+# With modules: their turn-end step T1 (M-MOD-4), asked after the play.
+_TURN_END_STEPS: Final[Frame] = ("turn_end_steps",)
+_END_TURN_REST: Final[Frame] = ("end_turn_rest",)
+_ROUND_CLOSE: Final[Frame] = ("round_close",)
 
 
 # Compiled (mypyc), a class pickles (OpenSpiel's states, worker processes) only when
@@ -55,12 +76,13 @@ _PLAY: Final[Frame] = ("play",)
 class Piece:
     """A piece on the board. Minions have 1 HP; Heroes 4 (or their faction's)."""
 
-    __slots__ = ("aegis", "harrowed", "hero", "hp", "id", "max_hp", "owner", "sq", "stepped",
-                 "veiled")
+    __slots__ = ("bans", "conds", "harrowed", "hero", "hp", "id", "max_hp", "owner", "sq",
+                 "stepped")
 
     def __init__(self, pid: int, owner: int, hero: bool, hp: int, sq: int,
                  harrowed: bool = False, max_hp: int = -1, veiled: bool = False,
-                 aegis: bool = False, stepped: bool = False) -> None:
+                 aegis: bool = False, stepped: bool = False,
+                 conds: tuple[Condition, ...] = ()) -> None:
         self.id = pid
         self.owner = owner
         self.hero = hero
@@ -68,14 +90,76 @@ class Piece:
         self.max_hp = hp if max_hp < 0 else max_hp
         self.sq = sq
         self.harrowed = harrowed
-        self.veiled = veiled    # K-Veil: no MOVE, no steps on the owner's next turn
-        self.aegis = aegis      # K-Aegis: no damage, no push/pull until the owner's next turn
         self.stepped = stepped  # took a step this turn (Lantern Bearers)
+        #: The piece's conditions (M-MOD-3): (name, value, turn gained, bans, ends), in
+        #: the order gained; K-Veil and K-Aegis are the base game's two. An immutable
+        #: tuple, so copies share it.
+        self.conds = conds
+        #: The union of its conditions' bans (hooks.NO_MOVE, ...): what hot paths test.
+        self.bans = 0
+        for c in conds:
+            self.bans |= c[3]
+        if veiled:
+            self.set_condition(VEIL, True)
+        if aegis:
+            self.set_condition(AEGIS, True)
 
     def copy(self) -> Piece:
         # One constructor call: compiled (mypyc) classes have no __new__ shortcut.
         return Piece(self.id, self.owner, self.hero, self.hp, self.sq, self.harrowed,
-                     self.max_hp, self.veiled, self.aegis, self.stepped)
+                     self.max_hp, False, False, self.stepped, self.conds)
+
+    def has(self, name: str) -> bool:
+        """Whether the piece has the condition called ``name``."""
+        return any(c[0] == name for c in self.conds)
+
+    def value(self, name: str) -> int:
+        """The value of condition ``name`` (0 if the piece does not have it)."""
+        for c in self.conds:
+            if c[0] == name:
+                return c[1]
+        return 0
+
+    def set_condition(self, cond: ConditionDef, on: bool, value: int = 0,
+                      stamp: int = -1) -> None:
+        """Give the piece condition ``cond`` (replacing it if it has it) or take it away."""
+        kept = tuple(c for c in self.conds if c[0] != cond.name)
+        self.conds = (*kept, (cond.name, value, stamp, cond.bans, cond.ends)) if on else kept
+        bans = 0
+        for c in self.conds:
+            bans |= c[3]
+        self.bans = bans
+
+    def expire(self, ends: str, before: int) -> bool:
+        """Remove the conditions that end at ``ends`` and were gained before turn
+        ``before``; whether any was removed."""
+        kept = tuple(c for c in self.conds if c[4] != ends or c[2] >= before)
+        if len(kept) == len(self.conds):
+            return False
+        self.conds = kept
+        bans = 0
+        for c in kept:
+            bans |= c[3]
+        self.bans = bans
+        return True
+
+    @property
+    def veiled(self) -> bool:
+        """K-Veil: no MOVE and no steps on the owner's next turn (D12)."""
+        return self.has("veil")
+
+    @veiled.setter
+    def veiled(self, on: bool) -> None:
+        self.set_condition(VEIL, on)
+
+    @property
+    def aegis(self) -> bool:
+        """K-Aegis: no damage, no push or pull until the owner's next turn (D13)."""
+        return self.has("aegis")
+
+    @aegis.setter
+    def aegis(self, on: bool) -> None:
+        self.set_condition(AEGIS, on)
 
     def __repr__(self) -> str:
         kind = "Hero" if self.hero else "Minion"
@@ -90,6 +174,9 @@ class _Line:
     def __init__(self, line: AttackLine) -> None:
         self.source = line
         self.effect: str = line.effect
+        impl = EFFECTS[line.effect]
+        #: The registered effect: what the line does when declared, aimed and rolled.
+        self.impl: Effect = impl
         self.damage = line.damage
         self.push = line.push
         self.pull = line.pull
@@ -103,11 +190,11 @@ class _Line:
         self.table = line.table
         self.adjacent = line.adjacent  # a property there: worked out once here
         # What the T6 checks ask of every line, worked out once (read in hot loops).
-        self.friendly = line.effect == "passage"  # D9: enemies unless the text says friendly
+        self.friendly = impl.friendly  # D9: enemies unless the text says friendly
         self.strict = line.strict_los or self.friendly  # D20: no carrier exception
         self.melee = line.range == 1 and not line.los  # neighbours only, no line of sight
-        self.always_legal = line.effect in ("aegis", "rapture")  # T6: nothing to check
-        self.gale = line.effect == "gale"
+        self.always_legal = impl.always_legal  # T6: nothing to check
+        self.gale = impl.stepping
         self.needs_enemy_near = self.gale or self.adjacent  # reach check in _attack_legal
 
 
@@ -145,8 +232,8 @@ class _Tables:
         self.cards = {card.id: card for card in content.cards}
         self.card_ids = tuple(self.cards)  # in the content's order
         self.factions = {faction.id: faction for faction in content.factions}
-        self.rite_effects = {rite.id: rite.effect for rite in content.rites}
-        self.passives: dict[str, str] = {f.id: f.passive for f in content.factions}
+        self.rite_effects: dict[str, RiteEffect] = {r.id: RITES[r.effect] for r in content.rites}
+        self.passives: dict[str, Passive] = {f.id: PASSIVES[f.passive] for f in content.factions}
         # The Escort's Step options, made once like the plays below: steps[sq][i] goes
         # to geo.neighbours[sq][i].
         self.steps = tuple(tuple(Step(sq, to) for to in geo.neighbours[sq])
@@ -288,6 +375,10 @@ class State:
         self.stack: list[Frame] = [("ruin", 0, self._tables.row.ruins // 2)]
         self._options: list[Option] | None = None
         self._grave_trigger = -1
+        #: Each enabled module's own state (M-MOD), by module name; empty without modules.
+        self.module_state: dict[str, ModuleState] = self._rules.new_module_state()
+        #: What is left of the current hit's reductions (M-MOD-9); -1: no hit is on.
+        self._reduce_left = -1
         #: When a list, the rules append an :class:`Event` for everything that happens
         #: (for logs and animation); None (the default, and in clones) records nothing.
         self.events: list[Event] | None = None
@@ -312,6 +403,8 @@ class State:
         self._regroup_limit = -1 if limit is None else limit  # -1: no limit
         self._vigil_start = settings.vigil_start
         self._round_cap = settings.round_cap
+        #: The hooks, decision kinds and conditions of these rules (resolved once).
+        self._rules = Rulebook.of(self.content, settings)
 
     def clone(self) -> State:
         """An independent copy; applying options to it leaves this state unchanged."""
@@ -331,6 +424,7 @@ class State:
         self._regroup_limit = src._regroup_limit
         self._vigil_start = src._vigil_start
         self._round_cap = src._round_cap
+        self._rules = src._rules
         self.geometry = src.geometry
         self._tables = src._tables
         self.board = src.board[:]
@@ -368,6 +462,10 @@ class State:
         self.stack = src.stack[:]
         self._options = None if src._options is None else src._options[:]
         self._grave_trigger = src._grave_trigger
+        # Without modules the (empty, never written) dict is shared.
+        modules = src.module_state
+        self.module_state = {k: m.copy() for k, m in modules.items()} if modules else modules
+        self._reduce_left = src._reduce_left
         self.events = None
 
     # ------------------------------------------------------------------ public API
@@ -381,7 +479,10 @@ class State:
 
     @property
     def is_chance(self) -> bool:
-        return bool(self.stack) and self.stack[-1][0] in ("deal", "roll")
+        if not self.stack:
+            return False
+        kind = self.stack[-1][0]
+        return kind in ("deal", "roll") or kind in self._rules.chance_kinds
 
     @property
     def current_player(self) -> int:
@@ -406,7 +507,7 @@ class State:
         frame = self.stack[-1]
         kind = frame[0]
         probabilities: tuple[float, ...] = ()
-        if kind in ("deal", "roll"):
+        if kind in ("deal", "roll") or kind in self._rules.chance_kinds:
             probabilities = tuple(p for _, p in self.chance_outcomes())
         subject = self._subject(frame)
         return Decision(
@@ -423,6 +524,10 @@ class State:
         if not self.is_chance:
             return []
         options = self.legal_options()
+        frame = self.stack[-1]
+        kind = self._rules.decisions.get(frame[0])
+        if kind is not None:  # a module's chance: its own probabilities (M-MOD-8)
+            return list(zip(options, kind.probabilities(self, frame, options), strict=True))
         return [(o, 1.0 / len(options)) for o in options]
 
     def apply(self, option: object) -> None:
@@ -471,7 +576,11 @@ class State:
         elif kind == "target":
             _do_target(self, frame, chosen)
         else:
-            _HANDLERS[kind](self, frame, chosen)
+            handler = _HANDLERS.get(kind)
+            if handler is not None:
+                handler(self, frame, chosen)
+            else:
+                self._rules.decisions[kind].apply(self, frame, chosen)
         self._queue_grave_return()
         self._advance()
 
@@ -572,6 +681,10 @@ class State:
             return CHANCE
         if kind in SETUP_KINDS or kind == "grave_return":
             return int(frame[1])
+        decisions = self._rules.decisions
+        if decisions and kind in decisions:
+            module_kind = decisions[kind]
+            return CHANCE if module_kind.chance else module_kind.player(self, frame)
         return self.current
 
     def _decider_name(self, frame: Frame) -> str:
@@ -582,7 +695,8 @@ class State:
         """The piece id a turn decision is about, or -1."""
         if frame[0] in _SUBJECT_KINDS:
             return int(frame[1])
-        return -1
+        kind = self._rules.decisions.get(frame[0])
+        return kind.subject(frame) if kind is not None else -1
 
     def _advance(self) -> None:
         """Resolve what needs no choice; stop at the next decision with options."""
@@ -606,6 +720,12 @@ class State:
                 auto(self, frame)
                 self._queue_grave_return()  # an automatic push (Gale) can kill too
                 continue
+            module_kind = self._rules.decisions.get(kind)
+            if module_kind is not None and module_kind.automatic:
+                self.stack.pop()
+                module_kind.run(self, frame)
+                self._queue_grave_return()
+                continue
             options = self._compute_options(frame)
             if options:
                 self._options = options
@@ -628,7 +748,10 @@ class State:
             return _opt_attacker(self, frame)
         if kind == "target":
             return _opt_target(self, frame)
-        return _OPTIONS[kind](self, frame)
+        options = _OPTIONS.get(kind)
+        if options is not None:
+            return options(self, frame)
+        return self._rules.decisions[kind].options(self, frame)
 
     # ------------------------------------------------------------------ board primitives
     def _emit(self, kind: str, piece: Piece | None = None, **data: Any) -> None:
@@ -642,8 +765,8 @@ class State:
         return [n for n in self.geometry.neighbours[sq] if board[n] == EMPTY]
 
     def _steps_of(self, piece: Piece) -> list[int]:
-        """Where a piece may step (G3); none while veiled (D12)."""
-        if piece.veiled:
+        """Where a piece may step (G3); none while veiled (D12) or otherwise banned."""
+        if piece.bans & NO_STEP:
             return []
         return self._empty_steps(piece.sq)
 
@@ -703,11 +826,20 @@ class State:
         self._arrive(b)
 
     def _damage(self, piece: Piece, amount: int, crush: bool = False) -> None:
-        """Deal damage (G11), unless prevented (T8 first turn, K-Aegis)."""
+        """Deal damage (G11), unless prevented (T8 first turn, K-Aegis); within a hit,
+        less what is left of its reductions (M-MOD-9 step 4)."""
         if amount <= 0:
             return
-        prevented = ("aegis" if piece.aegis else "first_turn"
+        prevented = ("aegis" if piece.bans & PREVENT_DAMAGE else "first_turn"
                      if self._no_damage_first and self.turns_taken[self.current] == 0 else "")
+        if not prevented and self._reduce_left > 0:
+            cut = min(amount, self._reduce_left)
+            self._reduce_left -= cut
+            amount -= cut
+            if self.events is not None:
+                self._emit("reduced", piece, by=cut)
+            if amount <= 0:
+                return
         if self.events is not None:
             self._emit("damage", piece, amount=amount, crush=crush, prevented=prevented,
                        hp=piece.hp if prevented else max(0, piece.hp - amount))
@@ -718,6 +850,89 @@ class State:
             self.eventful = True
         if piece.hp <= 0:
             self._kill(piece)
+
+    def deal_damage(self, piece: Piece, amount: int, preventable: bool = True) -> None:
+        """Damage that is not a hit (M-MOD-9), for module rules: a condition's tick, say.
+        ``preventable``: whether K-Aegis and T8 prevent it; no reduction applies."""
+        if not preventable and amount > 0:
+            if self.events is not None:
+                self._emit("damage", piece, amount=amount, crush=False, prevented="",
+                           hp=max(0, piece.hp - amount))
+            piece.hp -= amount
+            if piece.hero or self._vigil_reset_any:
+                self.eventful = True
+            if piece.hp <= 0:
+                self._kill(piece)
+            return
+        left, self._reduce_left = self._reduce_left, -1
+        self._damage(piece, amount)
+        self._reduce_left = left
+
+    def _begin_hit(self, attacker: Piece, target: Piece, damage: int) -> int:
+        """M-MOD-9 steps 1 and 4 for a hit on ``target``: the line damage with the
+        modules' bonuses, and the reductions the hit's damage will meet."""
+        rules = self._rules
+        for h in rules.hit_bonus:
+            damage += h.hit_bonus(self, attacker, target)
+        reduce = 0
+        for h in rules.reduction:
+            reduce += h.reduction(self, target)
+        self._reduce_left = reduce
+        return max(0, damage)
+
+    def _end_hit(self, attacker: Piece, target: Piece, card: str) -> None:
+        self._reduce_left = -1
+        if self.result is None:
+            for h in self._rules.after_hit:
+                h.after_hit(self, attacker, target, card)
+
+    def strike(self, attacker: Piece, target: Piece, line: _Line, card: str) -> None:
+        """One hit of a strike: damage, then push or pull (G8), crush joining the hit (G7)."""
+        _strike(self, attacker, target, line, card)
+
+    def ordeal_hit(self, attacker: Piece, target: Piece, damage: int, self_damage: int,
+                   card: str) -> None:
+        """K-Ordeal's roll: damage to the target (a hit unless a miss, M-MOD-9), then the
+        attacker's own damage (M-MOD-D2: no bonus; prevention and reductions apply)."""
+        shaped = self._rules.shapes_hits and damage > 0
+        if shaped:
+            damage = self._begin_hit(attacker, target, damage)
+        self._damage(target, damage)
+        if shaped:
+            self._end_hit(attacker, target, card)
+        if self.result is None and attacker.id in self.pieces and self_damage:
+            if self._rules.reduction:
+                self._reduce_left = sum(h.reduction(self, attacker)
+                                        for h in self._rules.reduction)
+            self._damage(attacker, self_damage)
+            self._reduce_left = -1
+
+    def add_base_condition(self, piece: Piece, name: str) -> None:
+        """K-Veil or K-Aegis on ``piece``, with its event of the same name."""
+        piece.set_condition(VEIL if name == "veil" else AEGIS, True)
+        if self.events is not None:
+            self._emit(name, piece)
+
+    def remove_ruin(self, sq: int) -> None:
+        """A Ruin leaves the board (Desecration)."""
+        self.ruins &= ~(1 << sq)
+        self.board[sq] = EMPTY
+        if self.events is not None:
+            self._emit("ruin_removed", square=sq)
+
+    def add_condition(self, piece: Piece, name: str, value: int = 0) -> None:
+        """Give ``piece`` the condition ``name`` (replacing it if it has it), stamped with
+        the turn it was gained in (M-MOD-3)."""
+        cond = self._rules.conditions[name]
+        piece.set_condition(cond, True, value, self.turns_taken[0] + self.turns_taken[1])
+        if self.events is not None:
+            self._emit("condition", piece, condition=name, value=value)
+
+    def remove_condition(self, piece: Piece, name: str) -> None:
+        if piece.has(name):
+            piece.set_condition(self._rules.conditions[name], False)
+            if self.events is not None:
+                self._emit("condition_end", piece, condition=name)
 
     def _kill(self, piece: Piece) -> None:
         sq = piece.sq
@@ -739,21 +954,19 @@ class State:
                                 detail=f"{PLAYER_NAMES[owner]} Hero killed at "
                                        f"{self.geometry.name(sq)}"))
             return
+        for h in self._rules.on_kill:
+            h.on_kill(self, piece)
         if piece.harrowed:  # D10: removed from the game
             return
-        faction = self.faction(owner)
-        if (faction is not None and faction.passive == "grave_return"
-                and not self.grave_used[owner] and self._empty_back_row(owner)):
-            # D11, D23: mandatory, first kill with room; as card text (T7) it returns
-            # the Minion under VAR4's `removed` too.
-            self.grave_used[owner] = True
-            self._grave_trigger = owner
+        fid = self.factions[owner]
+        if fid is not None and self._tables.passives[fid].takes_killed(self, piece):
+            pass  # Grave Tide (D11, D23): as card text (T7), under VAR4's `removed` too
         elif self._pool_killed:  # G11; VAR4: else it leaves the game
             self.pool[owner] += 1
 
     def _push(self, attacker_sq: int, piece: Piece, amount: int, pull: bool) -> bool:
         """Push or pull (G6, D15). Returns True if the target was crushed (G7)."""
-        if piece.aegis:  # D13: nothing happens, not even crush
+        if piece.bans & PREVENT_PUSH:  # D13: nothing happens, not even crush
             if self.events is not None:
                 self._emit("push", piece, pull=pull, to=piece.sq, prevented="aegis")
             return False
@@ -879,7 +1092,7 @@ class State:
 
     def _lunges(self, attacker: Piece, line: _Line) -> list[int]:
         """D8: squares the attacker may lunge to, keeping the attack legal."""
-        if not line.adjacent or attacker.veiled:
+        if not line.adjacent or attacker.bans & NO_STEP:
             return []
         board = self.board
         return [n for n in self.geometry.neighbours[attacker.sq]
@@ -887,7 +1100,7 @@ class State:
 
     def _has_lunge(self, attacker: Piece, line: _Line) -> bool:
         """Whether :meth:`_lunges` would find any (stops at the first: T6 checks)."""
-        if not line.adjacent or attacker.veiled:
+        if not line.adjacent or attacker.bans & NO_STEP:
             return False
         board = self.board
         for n in self.geometry.neighbours[attacker.sq]:
@@ -909,7 +1122,7 @@ class State:
             near = self._enemy_distance(piece)
         # Cheap rejections first.
         if line.needs_enemy_near:  # gale, or an adjacent line
-            if near > (1 if piece.veiled else 2):  # no enemy within a step and a hit
+            if near > (1 if piece.bans & NO_STEP else 2):  # no enemy within a step and a hit
                 return False
         elif not line.friendly and near > line.range:  # no enemy within range
             return False
@@ -956,7 +1169,7 @@ class State:
         """:meth:`_can_move` given the card's MOVE table for the current player."""
         board = self.board
         for p in self._own[self.current]:
-            if not p.veiled:
+            if not p.bans & NO_MOVE:
                 for d in table[p.sq]:
                     if board[d] == EMPTY:
                         return True
@@ -968,7 +1181,7 @@ class State:
         table = self._tables.card(card_id).moves[self.current]
         board = self.board
         squares: list[Option] = [p.sq for p in self._own[self.current]
-                   if not p.veiled and any(board[d] == EMPTY for d in table[p.sq])]
+                   if not p.bans & NO_MOVE and any(board[d] == EMPTY for d in table[p.sq])]
         squares.sort()
         return squares
 
@@ -977,8 +1190,16 @@ class State:
         self.current = player
         self.played = None
         for p in self._own[player]:
-            p.aegis = False  # K-Aegis lasts until the start of your next turn
-        self.stack = [_END_TURN, _LANTERN_STEP, _PLAY]  # (a list display: no copy call)
+            if p.conds:  # K-Aegis and the like last until the start of your next turn
+                p.expire(AT_OWNER_TURN_START, 1 << 30)
+        rules = self._rules
+        if rules.turn_start:
+            for h in rules.turn_start:
+                h.turn_start(self, player)
+        if rules.turn_steps:
+            self.stack = [_END_TURN, _LANTERN_STEP, _TURN_END_STEPS, _PLAY]
+        else:
+            self.stack = [_END_TURN, _LANTERN_STEP, _PLAY]  # (a list display: no copy call)
 
     def _end_turn(self) -> None:
         player = self.current
@@ -989,19 +1210,38 @@ class State:
                                 detail=f"{PLAYER_NAMES[player]} brought the relic home to "
                                        f"{self.geometry.name(carrier.sq)}"))
             return
+        if self._rules.after_relic_home:  # T3 after V3, and T4 (M-MOD-4)
+            self.stack.append(_END_TURN_REST)
+            for h in self._rules.after_relic_home:
+                h.after_relic_home(self, player)
+            return
+        self._end_turn_rest()
+
+    def _end_turn_rest(self) -> None:
+        """T5 (the card exchange, then the expiry of the owner's-turn conditions) and T6."""
+        player = self.current
         if self.played is not None:  # T1: the played card waits; take the old one
             hand = self.hands[player]
             hand.remove(self.played)
             if self.waiting is not None:
                 hand.append(self.waiting)
             self.waiting = self.played
+        turn = self.turns_taken[0] + self.turns_taken[1]
         for p in self._own[player]:
             p.stepped = False
-            p.veiled = False  # the owner's next turn is over
+            if p.conds:  # K-Veil and the like: the owner's next turn is over
+                p.expire(AT_OWNER_TURN_END, turn)
         for p in self._own[1 - player]:
             p.stepped = False
         self.turns_taken[player] += 1
         if player != self.first:
+            if self._rules.round_end:  # R1–R2 may ask for decisions (M-MOD-4, M-MOD-7)
+                self.stack = [("next_turn", 1 - player), _ROUND_CLOSE]
+                for h in self._rules.round_end:
+                    h.round_end(self)
+                    if self.result is not None:
+                        return
+                return
             self._end_round()
             if self.result is not None:
                 return
@@ -1038,13 +1278,22 @@ class State:
         return scores[0], scores[1]
 
     def vigil_result(self) -> Result:
-        """V2: the result if the Vigil ran out now (scores, then Hero damage, then Minions)."""
+        """V2: the result if the Vigil ran out now (scores, then Hero damage, then Minions);
+        with modules, their counts first (M-MOD-5: the reason is then ``points``)."""
+        for h in self._rules.verdict:
+            verdict = h.verdict(self)
+            if verdict is not None:
+                return Result(verdict[0], "points", self.vigil_scores(), verdict[1])
         winner, why = self.vigil_verdict()
         return Result(winner, "vigil", self.vigil_scores(), why)
 
     def vigil_leader(self) -> int | None:
         """V2: who would win if the Vigil ran out now (None: tied on every count), as
         :meth:`vigil_result` says, without making the Result (the AI asks at every leaf)."""
+        for h in self._rules.verdict:
+            verdict = h.verdict(self)
+            if verdict is not None:
+                return verdict[0]
         return self.vigil_verdict()[0]
 
     def vigil_verdict(self) -> tuple[int | None, str]:
@@ -1200,25 +1449,14 @@ def _rite_squares(s: State, player: int, rite_id: str | None) -> list[int]:
     """Where a rite can act; empty if it cannot be completed (T6)."""
     if rite_id is None:
         return []
-    effect = s._tables.rite_effects[rite_id]
-    if effect == "desecration":
-        ruins = s.ruins
-        return [sq for sq in s._tables.half[player] if (ruins >> sq) & 1]
-    if effect == "harrow" and s.pool[1 - player] == 0:
-        return []
-    return s._empty_back_row(player)
+    return s._tables.rite_effects[rite_id].squares(s, player)
 
 
 def _can_rite(s: State, player: int, rite_id: str | None) -> bool:
     """Whether :func:`_rite_squares` would find any (no list made: every play decision)."""
     if rite_id is None:
         return False
-    effect = s._tables.rite_effects[rite_id]
-    if effect == "desecration":
-        return any((s.ruins >> sq) & 1 for sq in s._tables.half[player])
-    if effect == "harrow" and s.pool[1 - player] == 0:
-        return False
-    return s._has_empty_back_row(player)
+    return s._tables.rite_effects[rite_id].can(s, player)
 
 
 def _opt_play(s: State, frame: Frame) -> list[Option]:
@@ -1268,6 +1506,9 @@ def _do_play(s: State, frame: Frame, option: Option) -> None:
         s.stack.append(("attacker", card))
     elif mode == "regroup":
         s.stack.append(("regroup",))
+    elif mode == "pass" and s.stack[-1] == _TURN_END_STEPS:
+        s.stack.pop()  # T6: nothing else happens: no module step, no Lantern step
+        s.stack.pop()
     elif mode == "pass" and s.stack[-1] == _LANTERN_STEP:
         s.stack.pop()  # T6: nothing else happens, not even the Lantern step
     elif mode == "rite":
@@ -1308,7 +1549,7 @@ def _opt_escort(s: State, frame: Frame) -> list[Option]:
     options: list[Option] = []
     board, neighbours, steps = s.board, s.geometry.neighbours, s._tables.steps
     # Each other piece's steps (as _steps_of: none while veiled), by square.
-    squares = [p.sq for p in s._own[s.current] if p.id != mover and not p.veiled]
+    squares = [p.sq for p in s._own[s.current] if p.id != mover and not p.bans & NO_STEP]
     squares.sort()
     for sq in squares:
         sq_steps = steps[sq]
@@ -1334,20 +1575,7 @@ def _do_attacker(s: State, frame: Frame, sq: Option) -> None:
     piece = s.pieces[s.board[sq]]
     card = frame[1]
     line = s._line(card, piece)
-    effect = line.effect
-    if effect == "aegis":
-        piece.aegis = True
-        if s.events is not None:
-            s._emit("aegis", piece)
-    elif effect == "rapture":
-        s.stack.append(("roll", piece.id, card, -1))
-    elif effect == "gale":
-        s.stack.append(("gale_targets", piece.id, card))
-        s.stack.append(("gale_step", piece.id, card))
-    else:
-        s.stack.append(("target", piece.id, card))
-        if line.adjacent:
-            s.stack.append(("lunge", piece.id, card))
+    line.impl.declare(s, piece, card, line)
 
 
 def _opt_lunge(s: State, frame: Frame) -> list[Option]:
@@ -1374,27 +1602,19 @@ def _do_target(s: State, frame: Frame, sq: Option) -> None:
     attacker = s.pieces[frame[1]]
     target = s.pieces[s.board[sq]]
     line = s._line(frame[2], attacker)
-    effect = line.effect
-    if effect == "veil":
-        target.veiled = True
-        if s.events is not None:
-            s._emit("veil", target)
-    elif effect == "passage":
-        s._swap(attacker, target)
-    elif effect == "ordeal":
-        s.stack.append(("roll", attacker.id, frame[2], target.id))
-    else:
-        _strike(s, attacker, target, line, frame[2])
-        if line.targets == 2 and s.result is None:
-            s.stack.append(("second_target", attacker.id, frame[2], target.id))
+    line.impl.on_target(s, attacker, target, line, frame[2])
 
 
 def _strike(s: State, attacker: Piece, target: Piece, line: _Line, card: str) -> None:
     """One hit: damage, then push or pull (G8), crush joining the hit (G7)."""
     origin = attacker.sq
     target_sq = target.sq
-    if line.damage:
-        s._damage(target, line.damage)
+    damage = line.damage
+    shaped = s._rules.shapes_hits
+    if shaped:
+        damage = s._begin_hit(attacker, target, damage)
+    if damage:
+        s._damage(target, damage)
         if s.result is not None:
             return
     killed = target.id not in s.pieces
@@ -1405,6 +1625,8 @@ def _strike(s: State, attacker: Piece, target: Piece, line: _Line, card: str) ->
             if s.result is not None:
                 return
             killed = target.id not in s.pieces
+    if shaped:
+        s._end_hit(attacker, target, card)
     if line.after_step:
         s.stack.append(("after_step", attacker.id))
     if line.kill_step and killed:
@@ -1456,8 +1678,13 @@ def _gale_continue(s: State, attacker: Piece, card: str, remaining: tuple[int, .
 def _gale_push(s: State, attacker: Piece, card: str, pid: int) -> None:
     target = s.pieces[pid]
     line = s._line(card, attacker)
+    shaped = s._rules.shapes_hits
+    if shaped:
+        s._begin_hit(attacker, target, 0)  # a Gale push is a hit of no line damage
     if s._push(attacker.sq, target, line.push, pull=False):
         s._damage(target, 1, crush=True)
+    if shaped:
+        s._end_hit(attacker, target, card)
 
 
 def _opt_gale_push(s: State, frame: Frame) -> list[Option]:
@@ -1489,13 +1716,7 @@ def _do_roll(s: State, frame: Frame, face: Option) -> None:
     row = next(r for r in line.table if face in r.faces)
     if s.events is not None:
         s._emit("roll", attacker, face=face, card=frame[2])
-    if line.effect == "ordeal":
-        target = s.pieces[frame[3]]
-        s._damage(target, row.damage)
-        if s.result is None and attacker.id in s.pieces:
-            s._damage(attacker, row.self_damage)
-    else:  # rapture: steps chosen one at a time after the roll (D16)
-        s.stack.append(("rapture_step", attacker.id, row.steps, row.up_to))
+    line.impl.on_roll(s, attacker, line, row, frame)
 
 
 def _opt_rapture_step(s: State, frame: Frame) -> list[Option]:
@@ -1525,7 +1746,7 @@ def _do_after_step(s: State, frame: Frame, sq: Option) -> None:
 
 def _opt_kill_step(s: State, frame: Frame) -> list[Option]:
     piece = s.pieces.get(frame[1])
-    if piece is None or piece.veiled or s.board[frame[2]] != EMPTY:
+    if piece is None or piece.bans & NO_STEP or s.board[frame[2]] != EMPTY:
         return []
     return [frame[2], PASS]
 
@@ -1582,45 +1803,46 @@ def _opt_rite_effect(s: State, frame: Frame) -> list[Option]:
 
 def _do_rite_effect(s: State, frame: Frame, sq: Option) -> None:
     assert isinstance(sq, int)
-    player = s.current
-    effect = s._tables.rite_effects[frame[1]]
-    if effect == "desecration":
-        s.ruins &= ~(1 << sq)
-        s.board[sq] = EMPTY
-        if s.events is not None:
-            s._emit("ruin_removed", square=sq)
-        s._place_new(player, sq)
-    elif effect == "harrow":
-        s.pool[1 - player] -= 1
-        s._place_new(player, sq, harrowed=True)
-    else:
-        s._place_new(player, sq)
+    s._tables.rite_effects[frame[1]].resolve(s, s.current, sq)
 
 
 def _opt_lantern_step(s: State, frame: Frame) -> list[Option]:
-    player = s.current
-    # Asked every turn: the carrier first (usually none), the faction's passive after.
-    carrier = s.carrier_of(1 - player)
-    if carrier is None or carrier.stepped:
+    """Step T2 (M-MOD-4): the end-of-turn step of the player's faction passive (the
+    frame keeps its first passive's name: positions written earlier name it so)."""
+    fid = s.factions[s.current]
+    if not fid:
         return []
-    fid = s.factions[player]
-    if not fid or s._tables.passives[fid] != "lantern_step":
-        return []
-    steps: list[Option] = list(s._steps_of(carrier))
-    if steps:
-        steps.append(PASS)
-    return steps
+    return s._tables.passives[fid].end_step(s, s.current)
 
 
 def _do_lantern_step(s: State, frame: Frame, option: Option) -> None:
-    if isinstance(option, int):
-        carrier = s.carrier_of(1 - s.current)
-        assert carrier is not None
-        s._step(carrier, option)
+    fid = s.factions[s.current]
+    assert fid is not None
+    s._tables.passives[fid].end_step_apply(s, s.current, option)
 
 
 def _auto_end_turn(s: State, frame: Frame) -> None:
     s._end_turn()
+
+
+def _auto_end_turn_rest(s: State, frame: Frame) -> None:
+    s._end_turn_rest()
+
+
+def _auto_turn_end_steps(s: State, frame: Frame) -> None:
+    for h in s._rules.turn_end:  # step T1 (M-MOD-4): may push decisions
+        h.turn_end(s, s.current)
+
+
+def _auto_round_close(s: State, frame: Frame) -> None:
+    for p in list(s.pieces.values()):  # R2: the round's conditions end
+        if p.conds:
+            p.expire(AT_ROUND_END, 1 << 30)
+    s._end_round()  # R3 the Vigil, R5 the end checks
+
+
+def _auto_next_turn(s: State, frame: Frame) -> None:
+    s._start_turn(frame[1])
 
 
 _Handler = Callable[[State, Frame, Option], None]
@@ -1650,6 +1872,10 @@ _HANDLERS: Final[dict[str, _Handler]] = {
 }
 _AUTO: Final[dict[str, Callable[[State, Frame], None]]] = {
     "end_turn": _auto_end_turn,
+    "end_turn_rest": _auto_end_turn_rest,
+    "turn_end_steps": _auto_turn_end_steps,
+    "round_close": _auto_round_close,
+    "next_turn": _auto_next_turn,
     "gale_targets": _auto_gale_targets,
     "gale_rest": _auto_gale_rest,
 }

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from typing import Any, Literal, NamedTuple
 
 KEY, SKULL = 0, 1
@@ -53,6 +53,8 @@ SETTINGS_HELP: dict[str, str] = {
     "vigil_start": "VAR3: the value the Vigil starts at and is reset to, 1 to 6 (default 6)",
     "killed_minions": "VAR4: killed Minions go to the 'pool' (default) or are 'removed' "
                       "from the game (never regrouped or harrowed)",
+    "modules": "M-MOD-1: the optional rule modules that are on (default: none); each "
+               "module's options are written module.option (M-MOD-2)",
 }
 
 
@@ -82,6 +84,10 @@ killed_minions='removed')
     vigil_reset: VigilReset = "any"
     vigil_start: int = 6
     killed_minions: KilledMinions = "pool"
+    #: M-MOD-1: the modules that are on, in the registry's order.
+    modules: tuple[str, ...] = ()
+    #: M-MOD-2: the module options that differ from their defaults, sorted by key.
+    module_options: tuple[tuple[str, Any], ...] = ()
 
     def __post_init__(self) -> None:
         def whole(value: object) -> bool:
@@ -109,21 +115,42 @@ killed_minions='removed')
         if self.killed_minions not in ("pool", "removed"):
             raise ValueError(
                 f"killed_minions must be 'pool' or 'removed', not {self.killed_minions!r}")
+        if self.modules or self.module_options:
+            from .modules import check_modules, check_options
+
+            modules = check_modules(self.modules)
+            object.__setattr__(self, "modules", modules)
+            object.__setattr__(self, "module_options",
+                               check_options(modules, dict(self.module_options)))
 
     def __repr__(self) -> str:
         # The four basic settings always; a variant only when it is not the default.
-        shown = [f"{name}={getattr(self, name)!r}" for name in self.as_dict()
-                 if name in _BASIC or getattr(self, name) != _DEFAULTS[name]]
+        shown = [f"{f.name}={getattr(self, f.name)!r}" for f in fields(self)
+                 if f.name in _BASIC or getattr(self, f.name) != _DEFAULTS[f.name]]
         return f"Settings({', '.join(shown)})"
 
     def as_dict(self) -> dict[str, Any]:
-        """The settings as a JSON-ready dict (as positions and records write them)."""
-        return asdict(self)
+        """The settings as a JSON-ready dict (as positions and records write them): the
+        modules and their options (``"module.option"`` keys) only when some are on, so a
+        game without modules writes what it always wrote."""
+        data = {name: getattr(self, name) for name in _CORE}
+        if self.modules:
+            data["modules"] = list(self.modules)
+            data.update((key, list(value) if isinstance(value, tuple) else value)
+                        for key, value in self.module_options)
+        return data
 
     def variants(self) -> dict[str, Any]:
-        """The §11 variants that differ from the default rules (empty for the default game)."""
+        """The §11 variants and the modules that differ from the default rules (empty for
+        the default game)."""
         return {name: value for name, value in self.as_dict().items()
-                if name not in _BASIC and value != _DEFAULTS[name]}
+                if name not in _BASIC and value != _DEFAULTS.get(name)}
+
+    def option(self, key: str) -> Any:
+        """The value of module option ``key`` (``"module.option"``), its default if unset."""
+        from .modules import option_value
+
+        return option_value(self, key)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Settings:
@@ -131,14 +158,22 @@ killed_minions='removed')
         default (older records have no variants). Raises ValueError naming the setting."""
         if not isinstance(data, Mapping):
             raise ValueError(f"settings must be an object, not {type(data).__name__}")
-        unknown = sorted(set(data) - set(SETTINGS_HELP))
+        core = {k: v for k, v in data.items() if "." not in k and k != "modules"}
+        options = {k: v for k, v in data.items() if "." in k}
+        unknown = sorted(set(core) - set(SETTINGS_HELP))
         if unknown:
             raise ValueError(f"unknown setting {unknown[0]!r}; the settings are: "
                              f"{', '.join(SETTINGS_HELP)}")
-        return cls(**data)
+        modules = data.get("modules") or ()
+        if isinstance(modules, list):
+            modules = tuple(modules)
+        return cls(**core, modules=modules, module_options=tuple(options.items()))
 
 
 _BASIC = ("size", "los", "first_turn", "round_cap")
+#: The settings of the base rules (C1, D3, D4, D19 and VAR1–VAR4), as records write them.
+_CORE = ("size", "los", "first_turn", "round_cap", "regroup_limit", "vigil_reset",
+         "vigil_start", "killed_minions")
 
 
 _DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(Settings)}
@@ -232,9 +267,10 @@ class Event:
     data: dict[str, Any]
 
 
-Reason = Literal["hero_killed", "relic_home", "vigil", "round_cap", "timeout", "resign"]
-RESULT_REASONS: tuple[Reason, ...] = ("hero_killed", "relic_home", "vigil", "round_cap",
-                                      "timeout", "resign")
+Reason = Literal["hero_killed", "relic_home", "vigil", "points", "round_cap", "timeout",
+                 "resign"]
+RESULT_REASONS: tuple[Reason, ...] = ("hero_killed", "relic_home", "vigil", "points",
+                                      "round_cap", "timeout", "resign")
 #: The endings a player causes by leaving the rules' play: see :meth:`State.concede`.
 CONCESSIONS: tuple[Reason, ...] = ("timeout", "resign")
 
@@ -244,7 +280,8 @@ class Result:
     """How a game ended. ``winner`` is 0, 1 or None for a draw.
 
     ``reason`` is one of ``hero_killed``, ``relic_home``, ``vigil`` (the Vigil reached 0;
-    ``scores`` holds both players' V2 scores), ``round_cap`` (D19), and the endings from
+    ``scores`` holds both players' V2 scores), ``points`` (a module's count decided the
+    verdict, M-MOD-5), ``round_cap`` (D19), and the endings from
     outside the rules that a front end may declare (:meth:`State.concede`): ``timeout``
     (a player's clock ran out) and ``resign``.
     """
