@@ -54,13 +54,16 @@ def test_all_factions_means_every_ordered_pair_of_different_ones() -> None:
 
 
 @pytest.mark.parametrize(("text", "key", "allowed"), [
-    (GOOD.replace('name = "search"', 'name = "serch"'), "agents[1].name", "random, greedy"),
+    (GOOD.replace('name = "search"', 'name = "serch"'), "agents[1].name",
+     "unknown agent 'serch' (did you mean 'search'?); allowed: random, greedy"),
     (GOOD.replace("nodes = 50", "time = 0.5"), "agents[1].time", "use nodes"),
     (GOOD.replace("nodes = 50", ""), "agents[1].nodes", "node budget"),
-    (GOOD.replace("nodes = 50", "nodes = 0"), "agents[1].nodes", "greater than or equal"),
-    (GOOD.replace('"bone-wardens"', '"bone-warden"'), "factions[0]", "pyre-choir"),
+    (GOOD.replace("nodes = 50", "nodes = 0"), "agents[1].nodes", "must be at least 1 (got 0)"),
+    (GOOD.replace('"bone-wardens"', '"bone-warden"'), "factions[0]",
+     "(did you mean 'bone-wardens'?); allowed: pyre-choir"),
     (GOOD.replace('"bone-wardens"', '"pyre-choir"'), "factions[0]", "two different"),
-    (GOOD.replace("round_cap = 20", "round_cup = 20"), "settings.round_cup", "regroup_limit"),
+    (GOOD.replace("round_cap = 20", "round_cup = 20"), "settings.round_cup",
+     "(did you mean 'round_cap'?); allowed: size, los"),
     (GOOD.replace("regroup_limit = [1, 2]", "regroup_limit = -1"), "settings.regroup_limit",
      "from 0 up"),
     (GOOD.replace("round_cap = 20", 'vigil_reset = "never"'), "settings.vigil_reset",
@@ -70,8 +73,15 @@ def test_all_factions_means_every_ordered_pair_of_different_ones() -> None:
      "'pool' or 'removed'"),
     (GOOD.replace("round_cap = 20", "size = 14"), "settings.size", "8, 9, 10, 11, 12"),
     (GOOD.replace("games_per_cell = 2", "games_per_cell = 0"), "games_per_cell",
-     "greater than or equal to 1"),
-    (GOOD.replace("seed = 1", "seeds = 1"), "seeds", "allowed: name, seed"),
+     "must be at least 1"),
+    (GOOD.replace("games_per_cell = 2", 'games_per_cell = "many"'), "games_per_cell",
+     "must be a whole number (got 'many')"),
+    (GOOD.replace('[["pyre-choir", "bone-wardens"]]', '"every"'), "factions",
+     'must be "all", "free" or a list of pairs'),
+    (GOOD.replace("seed = 1", 'keep_records = ["caped"]'), "keep_records[0]",
+     "did you mean 'capped'?"),
+    (GOOD.replace("seed = 1", "seeds = 1"), "seeds",
+     "unknown key 'seeds' (did you mean 'seed'?); allowed: name, seed"),
     (GOOD + "[[agents]]\nname = \"random\"\n", "agents", "at most 2"),
     ("seed = ", "(toml)", ""),
 ])
@@ -83,6 +93,40 @@ def test_bad_specs_name_the_file_the_key_and_what_is_allowed(text: str, key: str
     assert info.value.key == key
     assert allowed in str(info.value)
     assert str(info.value).startswith(f"bad.toml: {key}: ")
+    # Plain words: no validation-library locations or jargon.
+    for internal in ("literal[", "function-after", "list[tuple", "Input should", "pydantic"):
+        assert internal not in str(info.value)
+
+
+THREE_ERRORS = GOOD.replace('name = "search"', 'name = "serch"').replace(
+    "round_cap = 20", "round_cup = 20").replace("games_per_cell = 2", "games_per_cell = -1")
+
+
+def test_a_spec_with_three_errors_reports_all_three() -> None:
+    with pytest.raises(SpecError) as info:
+        parse_spec(THREE_ERRORS, "three.toml")
+    lines = str(info.value).splitlines()
+    assert sorted(k for k, _ in info.value.problems) == [
+        "agents[1].name", "games_per_cell", "settings.round_cup"]
+    assert len(lines) == 3 and all(line.startswith("three.toml: ") for line in lines)
+    assert "three.toml: agents[1].name: unknown agent 'serch' (did you mean 'search'?)" \
+        in str(info.value)
+    assert "three.toml: settings.round_cup: unknown setting 'round_cup' (did you mean " \
+           "'round_cap'?)" in str(info.value)
+    assert "three.toml: games_per_cell: must be at least 1 (got -1)" in str(info.value)
+
+
+def test_the_cli_lists_every_spec_error(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from reliquary.cli.main import cli
+
+    bad = tmp_path / "three.toml"
+    bad.write_text(THREE_ERRORS)
+    result = CliRunner().invoke(cli, ["lab", "run", str(bad), "--out", str(tmp_path / "x")])
+    assert result.exit_code == 1
+    assert result.output.count(f"{bad}: ") == 3 and "Traceback" not in result.output
+    assert not (tmp_path / "x").exists()
 
 
 def test_a_missing_file_and_a_bad_content_folder(tmp_path: Path) -> None:

@@ -7,8 +7,11 @@ without them and a missing one is reported with the line that installs it.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import shlex
 import signal
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -90,12 +93,15 @@ def run_cmd(spec_path: Path, out: Path | None, workers: int | None, ray_address:
 
     spec = _load(spec_path)
     if games_per_cell is not None:
-        spec.games_per_cell = games_per_cell
+        spec.override_games_per_cell(games_per_cell)
     out = out or Path("lab-runs") / spec.name
+    command = _command_line("run", spec_path, out=out, games_per_cell=games_per_cell,
+                            workers=workers, ray=ray_address, batch=batch)
     _exit_on_sigterm()
     console = Console(stderr=True)
     console.print(f"[bold]{spec.describe()}[/] → {out}")
-    with _progress(console, spec.name) as bar:
+    failures: list[str] = []
+    with _stopped_in_one_line(out, spec.games), _progress(console, spec.name) as bar:
         task = bar.add_task("games", total=spec.games, note="")
         counts = {"first": 0.0, "games": 0, "capped": 0}
 
@@ -108,9 +114,15 @@ def run_cmd(spec_path: Path, out: Path | None, workers: int | None, ray_address:
             bar.update(task, advance=1,
                        note=f"capped {counts['capped']}/{counts['games']}")
 
+        def on_failure(failure: Any) -> None:
+            failures.append(f"game {failure.job.game_index} failed after "
+                            f"{failure.attempts} tries: {failure.error}")
+            console.print(f"[yellow]{failures[-1]}[/]")
+
         try:
             summary = run_spec(spec, out, workers=workers, ray_address=ray_address,
-                               batch=batch, on_start=on_start, on_row=on_row)
+                               batch=batch, on_start=on_start, on_row=on_row,
+                               on_failure=on_failure, command=command)
         except StoreError as err:
             raise click.ClickException(str(err)) from None
     table = Store(out).table()
@@ -118,11 +130,45 @@ def run_cmd(spec_path: Path, out: Path | None, workers: int | None, ray_address:
     if as_json:
         click.echo(json.dumps(summary, indent=2, default=str))
         return
+    failed = len(summary["failed"])
     click.echo(f"{summary['played']} games played, {summary['skipped']} already stored, "
                f"{summary['stored']}/{summary['planned']} in {out} "
-               f"({summary['games_per_hour']:.0f} games/hour)")
+               f"({summary['games_per_hour']:.0f} games/hour)"
+               + (f"; {failed} failed (listed in {out / 'failed.json'}; re-running the "
+                  "command tries them again)" if failed else ""))
     for key, value in summary["headline"].items():
         click.echo(f"  {key}: {value}")
+
+
+def _command_line(name: str, *args: Path, **options: Any) -> str:
+    """The command as it would be typed again, every option given included (click has
+    parsed the words; this spells the parsed values back)."""
+    words = ["reliquary", "lab", name, *map(str, args)]
+    for option, value in options.items():
+        if value is None or value is False:
+            continue
+        words.append("--" + option.replace("_", "-"))
+        if value is not True:
+            words.append(str(value))
+    return shlex.join(words)
+
+
+@contextlib.contextmanager
+def _stopped_in_one_line(out: Path, planned: int) -> Iterator[None]:
+    """Ctrl-C (or SIGTERM): the runner has stored the finished games and stopped the
+    workers; say so in one line and exit 130 (143 for SIGTERM), without a traceback."""
+    try:
+        yield
+    except (KeyboardInterrupt, SystemExit) as stop:
+        code = 130 if isinstance(stop, KeyboardInterrupt) else stop.code
+        if isinstance(stop, SystemExit) and code != 128 + signal.SIGTERM:
+            raise
+        from ..lab.store import Store
+
+        stored = len(Store(out).done_ids()) if (out / "games").exists() else 0
+        click.echo(f"stopped: {stored} of {planned} games stored in {out}; run the same "
+                   "command again to resume", err=True)
+        raise SystemExit(code) from None
 
 
 def _run_label(run_dir: Path, games: int) -> str:
@@ -133,26 +179,38 @@ def _run_label(run_dir: Path, games: int) -> str:
 
 
 @lab.command("report")
-@click.argument("run_dir", metavar="RUN", type=click.Path(file_okay=False, exists=True,
-                                                          path_type=Path))
+@click.argument("run_dirs", metavar="RUN [RUN_B]", nargs=-1, required=True,
+                type=click.Path(file_okay=False, exists=True, path_type=Path))
 @click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Folder for report.html, report.md and plots/ (default: RUN/report).")
-def report_cmd(run_dir: Path, out: Path | None) -> None:
-    """Write RUN's self-contained HTML report and Markdown summary."""
+              help="Folder for report.html, report.md and plots/ (default: RUN/report, or "
+                   "RUN/report-vs-<RUN_B name> for two runs).")
+def report_cmd(run_dirs: tuple[Path, ...], out: Path | None) -> None:
+    """Write RUN's self-contained HTML report and Markdown summary; with two runs, one
+    report showing them side by side (A left, B right)."""
     _need_lab()
-    from ..lab.report import render
+    from ..lab.report import RunInfo, render, render_pair
     from ..lab.store import Store, StoreError
 
+    if len(run_dirs) > 2:
+        raise click.UsageError("give one run, or two to draw side by side")
+    tables, labels, infos = [], [], []
     try:
-        table = Store(run_dir).table()
-        label = _run_label(run_dir, len(table))
-        spec_path = Store(run_dir).meta().get("spec_path")
+        for run_dir in run_dirs:
+            table = Store(run_dir).table()
+            if table.is_empty():
+                raise click.ClickException(f"{run_dir}: no games stored yet")
+            tables.append(table)
+            labels.append(_run_label(run_dir, len(table)))
+            infos.append(RunInfo.of(run_dir))
     except StoreError as err:
         raise click.ClickException(str(err)) from None
-    if table.is_empty():
-        raise click.ClickException(f"{run_dir}: no games stored yet")
-    command = f"reliquary lab run {spec_path} --out {run_dir}" if spec_path else None
-    html_path, md_path = render(table, label, out or run_dir / "report", command=command)
+    if len(run_dirs) == 1:
+        html_path, md_path = render(tables[0], labels[0], out or run_dirs[0] / "report",
+                                    info=infos[0])
+    else:
+        out = out or run_dirs[0] / f"report-vs-{run_dirs[1].resolve().name}"
+        html_path, md_path = render_pair(tables[0], tables[1], (labels[0], labels[1]), out,
+                                         (infos[0], infos[1]))
     click.echo(f"{html_path}\n{md_path}")
 
 
@@ -173,7 +231,8 @@ def report_cmd(run_dir: Path, out: Path | None) -> None:
 @click.option("--max-games", type=click.IntRange(min=2), default=2000, show_default=True,
               help="Stop undecided after this many games (A and B together).")
 @click.option("--out", "out", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Folder for both runs (default: lab-runs/compare-<A>-<B>).")
+              help="Store the runs in OUT/A and OUT/B (default: the folders lab run uses, "
+                   "lab-runs/<A name> and lab-runs/<B name>, so their games are reused).")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Local processes (default: every core).")
 @click.option("--ray", "ray_address", default=None, metavar="ADDRESS|auto|local",
@@ -186,10 +245,17 @@ def compare_cmd(spec_a: Path, spec_b: Path, metric: str, test: str, margin: floa
     differs from A on METRIC; print the decision and the games it took."""
     _need_lab()
     from ..lab.compare import compare
+    from ..lab.store import StoreError
 
     a, b = _load(spec_a), _load(spec_b)
     _exit_on_sigterm()
-    out = out or Path("lab-runs") / f"compare-{a.name}-{b.name}"
+    if out is not None:
+        run_a, run_b = out / "A", out / "B"
+    elif a.name != b.name:
+        run_a, run_b = Path("lab-runs") / a.name, Path("lab-runs") / b.name
+    else:                           # two specs of one name cannot share lab run's folder
+        out = Path("lab-runs") / f"compare-{a.name}-{b.name}"
+        run_a, run_b = out / "A", out / "B"
     console = Console(stderr=True)
     with _progress(console, f"{a.name} vs {b.name}: {metric}") as bar:
         task = bar.add_task("games", total=max_games, note="")
@@ -198,10 +264,10 @@ def compare_cmd(spec_a: Path, spec_b: Path, metric: str, test: str, margin: floa
             bar.update(task, completed=used, note=note)
 
         try:
-            result = compare(a, b, metric, out / "A", out / "B", max_games=max_games,
+            result = compare(a, b, metric, run_a, run_b, max_games=max_games,
                              margin=margin, alpha=alpha, test=test, workers=workers,
                              ray_address=ray_address, on_progress=on_progress)
-        except ValueError as err:
+        except (ValueError, StoreError) as err:
             raise click.ClickException(str(err)) from None
     if as_json:
         click.echo(json.dumps(result.as_dict(), indent=2))
@@ -210,9 +276,11 @@ def compare_cmd(spec_a: Path, spec_b: Path, metric: str, test: str, margin: floa
     click.echo(f"{metric}: A {result.value_a:.4g}, B {result.value_b:.4g}; B − A "
                f"{result.difference:+.4g}, always-valid {1 - alpha:.0%} interval "
                f"[{low:+.4g}, {high:+.4g}]")
+    unit = "repetitions" if metric == "faction_spread" else "pairs"
     click.echo(f"decision: {result.decision} after {result.games_used} games "
-               f"({result.observations} {'repetitions' if metric == 'faction_spread' else 'pairs'}"
-               f"; {result.games_played} played now, the rest already stored in {out})")
+               f"({result.observations} {unit}): {result.used_stored} already stored, "
+               f"{result.used_new} new; {result.games_played} games played now; "
+               f"runs in {run_a} and {run_b}")
 
 
 def _parse_space(values: tuple[str, ...]) -> dict[str, list[Any]] | None:

@@ -3,9 +3,10 @@ B differs from A on one metric.
 
 The specs are played repetition by repetition (one game per cell each); both runs are
 stored like ``lab run``'s, so games already played are reused and the comparison can be
-resumed or reported on afterwards. The per-game metrics pair A's i-th game of a
-repetition with B's i-th and test the mean difference; ``faction_spread`` (a property of
-a whole set of games) takes one difference per repetition. The test is looked at after
+resumed or reported on afterwards; by default they are the same folders ``lab run``
+uses (``lab-runs/<spec name>``), so games already played by ``lab run`` are used too.
+The per-game metrics pair A's i-th game of a repetition with B's i-th and test the mean
+difference; ``faction_spread`` (a property of a whole set of games) takes one difference per repetition. The test is looked at after
 every pair and stops at the first decision, which an always-valid test allows.
 """
 
@@ -60,14 +61,21 @@ class Comparison:
     decision: str                 # B higher / B lower / no difference / undecided
     observations: int             # pairs (or repetitions) the test used
     games_used: int               # games behind those observations (A and B)
-    games_played: int             # games played in this call (the rest were stored)
-    value_a: float
-    value_b: float
-    difference: float
-    interval: tuple[float, float]
+    games_played: int             # games the workers played in this call
+    used_stored: int = 0          # of the games used, those already stored before
+    value_a: float = math.nan
+    value_b: float = math.nan
+    difference: float = math.nan
+    interval: tuple[float, float] = (math.nan, math.nan)
+
+    @property
+    def used_new(self) -> int:
+        """Games used that this call played (a game A and B share counts for both)."""
+        return self.games_used - self.used_stored
 
     def as_dict(self) -> dict[str, Any]:
-        return {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.__dict__.items()}
+        out = {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.__dict__.items()}
+        return {**out, "used_new": self.used_new}
 
 
 def compare(spec_a: LabSpec, spec_b: LabSpec, metric: str, out_a: str | Path,
@@ -96,27 +104,34 @@ def compare(spec_a: LabSpec, spec_b: LabSpec, metric: str, out_a: str | Path,
     stores[1].open_for(spec_b)
     used_a: list[dict[str, Any]] = []
     used_b: list[dict[str, Any]] = []
+    stored_before = (stores[0].done_ids(), stores[1].done_ids())
     played = 0
     decision: str | None = None
     observations = 0
     rep = 0
     while decision is None and len(used_a) + len(used_b) < max_games:
         jobs_a, jobs_b = spec_a.jobs_for_rep(rep), spec_b.jobs_for_rep(rep)
+        if not per_rep:
+            # Play no more pairs than the budget can still use.
+            pairs = math.ceil((max_games - len(used_a) - len(used_b)) / 2)
+            jobs_a, jobs_b = jobs_a[:pairs], jobs_b[:pairs]
         done = (stores[0].done_ids(), stores[1].done_ids())
         todo_a = [j for j in jobs_a if j.game_id not in done[0]]
         todo_b = [j for j in jobs_b if j.game_id not in done[1]]
         # Interleave A's and B's games so both runs progress together on the workers;
-        # a game both specs share (same hash: same seeds and rules) is played once.
+        # a game both specs share (same spec hash and game: same seeds, rules, agents
+        # and content) is played once. The game id alone does not fix a game: it leaves
+        # out the agents and the content, which A and B may not share.
         todo = [j for pair in zip(todo_a, todo_b, strict=False) for j in pair]
         todo += todo_a[len(todo_b):] + todo_b[len(todo_a):]
-        todo = list({j.game_id: j for j in todo}.values())
+        todo = list({(j.spec_hash, j.game_id): j for j in todo}.values())
         new_rows = list(run_ray(todo, ray_address) if ray_address else
                         run_local(todo, workers))
         played += len(new_rows)
         for store, spec, side in zip(stores, (spec_a, spec_b), (todo_a, todo_b), strict=True):
             wanted = {j.game_id for j in side}
             store.write_batch([{**r, "run": spec.name} for r in new_rows
-                               if r["game_id"] in wanted])
+                               if r["game_id"] in wanted and r["spec_hash"] == spec.spec_hash])
         ids_a = {j.game_id for j in jobs_a}
         ids_b = {j.game_id for j in jobs_b}
         rows_a = stores[0].table().filter(pl.col("game_id").is_in(list(ids_a))).sort(
@@ -146,6 +161,8 @@ def compare(spec_a: LabSpec, spec_b: LabSpec, metric: str, out_a: str | Path,
             on_progress(len(used_a) + len(used_b),
                         f"Δ {cs.mean:+.3f} [{low:+.3f}, {high:+.3f}]")
         rep += 1
+    used_stored = (sum(r["game_id"] in stored_before[0] for r in used_a)
+                   + sum(r["game_id"] in stored_before[1] for r in used_b))
     frame_a, frame_b = pl.DataFrame(used_a), pl.DataFrame(used_b)
     value = PER_REP.get(metric)
     if value is not None:
@@ -156,6 +173,7 @@ def compare(spec_a: LabSpec, spec_b: LabSpec, metric: str, out_a: str | Path,
     low, high = cs.interval
     return Comparison(metric=metric, test=test, decision=decision or "undecided",
                       observations=observations, games_used=len(used_a) + len(used_b),
-                      games_played=played, value_a=va, value_b=vb, difference=cs.mean,
+                      games_played=played, used_stored=used_stored, value_a=va,
+                      value_b=vb, difference=cs.mean,
                       interval=(low if math.isfinite(low) else math.nan,
                                 high if math.isfinite(high) else math.nan))

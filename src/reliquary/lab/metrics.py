@@ -37,6 +37,12 @@ DEFINITIONS: dict[str, str] = {
                       "cell.",
     "faction_scores": "Each faction's overall score over all its games, with its Wilson "
                       "interval; the spread is the largest minus the smallest.",
+    "faction_spread_interval": "The faction spread with a 95% bootstrap percentile "
+                               "interval (games resampled), and what chance alone gives: "
+                               "the permutation distribution of the spread with each "
+                               "game's result moved to a random other game (pairings "
+                               "kept) — its mean, 95th percentile and the p-value of the "
+                               "measured spread.",
     "bradley_terry": "Faction strengths θ from a Bradley–Terry model with a first-move "
                      "term: P(Key wins) = σ(θ_KeyFaction − θ_SkullFaction + h·m + s), m "
                      "= +1 when Key moved first, −1 otherwise; s the Key-seat term. θ "
@@ -205,6 +211,67 @@ def faction_spread(g: pl.DataFrame) -> float:
     """Largest minus smallest faction overall score (0 for fewer than two factions)."""
     scores = faction_scores(g)["score"].to_list()
     return max(scores) - min(scores) if len(scores) >= 2 else 0.0
+
+
+def _faction_arrays(g: pl.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """Per game with both factions known: Key's and Skull's faction index and Key's
+    points; and the number of factions."""
+    g = g.filter(pl.col("faction_key").is_not_null() & pl.col("faction_skull").is_not_null())
+    names = sorted(set(g["faction_key"].to_list()) | set(g["faction_skull"].to_list()))
+    index = {f: i for i, f in enumerate(names)}
+    key = np.array([index[f] for f in g["faction_key"].to_list()], dtype=np.int64)
+    skull = np.array([index[f] for f in g["faction_skull"].to_list()], dtype=np.int64)
+    points = np.array([1.0 if w == "key" else 0.5 if w is None else 0.0
+                       for w in g["winner"].to_list()])
+    return key, skull, points, len(names)
+
+
+def _spreads(key: np.ndarray, skull: np.ndarray, points: np.ndarray, k: int) -> np.ndarray:
+    """The spread of each row of index arrays (games × samples, resampled or permuted)."""
+    rows = points.shape[0]
+    offset = (np.arange(rows) * k)[:, None]
+    won = (np.bincount((key + offset).ravel(), points.ravel(), rows * k)
+           + np.bincount((skull + offset).ravel(), (1.0 - points).ravel(), rows * k))
+    games = (np.bincount((key + offset).ravel(), minlength=rows * k)
+             + np.bincount((skull + offset).ravel(), minlength=rows * k))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        score = (won / games).reshape(rows, k)
+    return np.asarray(np.nanmax(score, axis=1) - np.nanmin(score, axis=1))
+
+
+def faction_spread_interval(g: pl.DataFrame, samples: int = 2000,
+                            seed: int = 0) -> dict[str, float]:
+    """The faction spread with two yardsticks (``samples`` draws each, seeded):
+
+    - ``low``, ``high``: a 95% bootstrap percentile interval (games resampled with
+      replacement) — how far the spread itself is pinned down;
+    - ``null_mean``, ``null_high``, ``p``: the spread when factions do not matter, from
+      a permutation test (each game's result moved to another game at random, the
+      pairings kept): its mean and 95th percentile, and the share of such spreads at
+      least the one measured. A spread below ``null_high`` is within what chance alone
+      gives with this many games."""
+    key, skull, points, k = _faction_arrays(g)
+    n = points.size
+    value = faction_spread(g) if k >= 2 else 0.0
+    if k < 2 or n < 2:
+        return {"value": value, "low": math.nan, "high": math.nan, "null_mean": math.nan,
+                "null_high": math.nan, "p": math.nan, "samples": 0}
+    rng = np.random.default_rng(seed)
+    boot_parts, null_parts = [], []
+    chunk = max(1, 2_000_000 // n)          # bounded memory for large runs
+    for start in range(0, samples, chunk):
+        m = min(chunk, samples - start)
+        take = rng.integers(0, n, size=(m, n))
+        boot_parts.append(_spreads(key[take], skull[take], points[take], k))
+        shuffled = rng.permuted(np.tile(points, (m, 1)), axis=1)
+        null_parts.append(_spreads(np.tile(key, (m, 1)), np.tile(skull, (m, 1)),
+                                   shuffled, k))
+    boot, null = np.concatenate(boot_parts), np.concatenate(null_parts)
+    low, high = np.nanquantile(boot, [0.025, 0.975])
+    return {"value": value, "low": float(low), "high": float(high),
+            "null_mean": float(null.mean()), "null_high": float(np.quantile(null, 0.95)),
+            "p": float((np.sum(null >= value - 1e-12) + 1) / (samples + 1)),
+            "samples": samples}
 
 
 def bradley_terry(g: pl.DataFrame, prior: float = 0.5) -> dict[str, Any]:
@@ -478,6 +545,14 @@ SCALARS: dict[str, Callable[[pl.DataFrame], float]] = {
 }
 
 
+def spread_text(d: dict[str, float]) -> str:
+    """``37.5% [21.9%, 56.3%]; chance alone: 95% below 40.6% (p = 0.31)``."""
+    if not d["samples"]:
+        return f"{d['value']:.1%}"
+    return (f"{d['value']:.1%} [{d['low']:.1%}, {d['high']:.1%}]; chance alone: 95% "
+            f"below {d['null_high']:.1%} (p = {d['p']:.2f})")
+
+
 def _pct(d: dict[str, Any], key: str = "value") -> str:
     return f"{d[key]:.1%} [{d['low']:.1%}, {d['high']:.1%}]"
 
@@ -494,7 +569,7 @@ def headline(g: pl.DataFrame) -> dict[str, str]:
         "mean rounds": f"{ln['mean']:.1f} [{ln['low']:.1f}, {ln['high']:.1f}]",
     }
     if g["faction_key"].is_not_null().any():
-        out["faction spread"] = f"{faction_spread(g):.1%}"
+        out["faction spread"] = spread_text(faction_spread_interval(g))
     a = agent_score(g)
     if a is not None:
         out[f"{a['agent']} score"] = _pct(a, "score")

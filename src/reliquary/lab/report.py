@@ -8,8 +8,12 @@ from __future__ import annotations
 import base64
 import html
 import io
+import json
 import math
+import os
+import textwrap
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -23,10 +27,12 @@ FIGURES: dict[str, str] = {
     "advantage": "First-player, Key-seat (and first agent's) score with 95% Wilson intervals",
     "faction_matrix": "Faction win-rate matrix: row faction's score against the column "
                       "faction (95% Wilson interval, games)",
-    "faction_strength": "Faction strength: Bradley–Terry fit in Elo, with the overall score",
+    "faction_strength": "Faction strength: Bradley–Terry fit in Elo, with the overall score "
+                        "and the spread (95% bootstrap interval; permutation yardstick)",
     "end_reasons": "End reasons, and which count decided the Vigil endings",
     "length": "Game length in rounds",
-    "rites": "Rite win rate given the pick (95% Wilson intervals) and pick share",
+    "rites": "Rite win rate given the pick (95% Wilson intervals), and for every rite of "
+             "the content the share of drafts and of drafts then played",
     "card_modes": "Card and mode usage: plays per game",
     "counts": "Kills, Regroups, rites played and relic pick-ups per game (95% t intervals)",
     "decisiveness": "When the game was decided: the eventual winner's lead over the game",
@@ -52,7 +58,33 @@ def _interval(d: dict[str, Any], key: str = "value") -> str:
 
 
 def _titled(fig: Any, title: str, label: str) -> None:
-    fig.suptitle(f"{title}\n{label}", fontsize=9)
+    fig.suptitle(f"{title}\n{label}", fontsize=10)
+
+
+def _ink(rgba: tuple[float, ...]) -> str:
+    """Black or white, whichever reads better on a cell of this colour: by the cell's
+    relative luminance (WCAG; 0.179 is where both contrast ratios are equal)."""
+    def linear(c: float) -> float:
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (linear(c) for c in rgba[:3])
+    return "black" if 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.179 else "white"
+
+
+def _annotated_heatmap(ax: Any, grid: np.ndarray, texts: dict[tuple[int, int], str],
+                       cmap: str, vmin: float, vmax: float, fontsize: float) -> Any:
+    """A heatmap whose cell labels take the ink that reads on their own cell."""
+    from matplotlib import colormaps
+    from matplotlib.colors import Normalize
+
+    norm = Normalize(vmin=vmin, vmax=vmax)
+    colours = colormaps[cmap]
+    image = ax.imshow(grid, cmap=cmap, norm=norm, aspect="auto")
+    for (i, j), text in texts.items():
+        value = grid[i, j]
+        ink = _ink(colours(norm(value))) if not math.isnan(value) else "black"
+        ax.text(j, i, text, ha="center", va="center", fontsize=fontsize, color=ink)
+    return image
 
 
 def _errorbars(ax: Any, names: list[str], values: list[float], lows: list[float],
@@ -92,17 +124,18 @@ def fig_faction_matrix(g: pl.DataFrame, label: str) -> Any:
     factions = sorted(set(mat["faction"].to_list()) | set(mat["opponent"].to_list()))
     n = len(factions)
     grid = np.full((n, n), np.nan)
-    fig, ax = plt.subplots(figsize=(2.2 + 0.95 * n, 1.8 + 0.8 * n))
+    texts = {}
     for row in mat.iter_rows(named=True):
         i, j = factions.index(row["faction"]), factions.index(row["opponent"])
         grid[i, j] = row["score"]
-        ax.text(j, i, f"{row['score']:.0%}\n[{row['low']:.0%},{row['high']:.0%}]\n"
-                      f"n={row['games']}", ha="center", va="center", fontsize=6)
-    image = ax.imshow(grid, cmap="RdBu", vmin=0, vmax=1)
-    ax.set_xticks(range(n), factions, rotation=45, ha="right", fontsize=7)
-    ax.set_yticks(range(n), factions, fontsize=7)
-    ax.set_xlabel("opponent")
-    ax.set_ylabel("faction")
+        texts[(i, j)] = (f"{row['score']:.0%}\n[{row['low']:.0%}, {row['high']:.0%}]\n"
+                         f"n={row['games']}")
+    fig, ax = plt.subplots(figsize=(2.6 + 1.35 * n, 2.0 + 1.05 * n))
+    image = _annotated_heatmap(ax, grid, texts, "RdBu", 0.0, 1.0, fontsize=9)
+    ax.set_xticks(range(n), factions, rotation=30, ha="right", fontsize=10)
+    ax.set_yticks(range(n), factions, fontsize=10)
+    ax.set_xlabel("opponent", fontsize=10)
+    ax.set_ylabel("faction", fontsize=10)
     fig.colorbar(image, ax=ax, label="row faction's score", shrink=0.8)
     _titled(fig, "Faction win-rate matrix", label)
     fig.tight_layout()
@@ -111,19 +144,24 @@ def fig_faction_matrix(g: pl.DataFrame, label: str) -> Any:
 
 def fig_faction_strength(g: pl.DataFrame, label: str) -> Any:
     plt = _mpl()
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 0.9 + 0.45 * max(3, _n_factions(g))))
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 1.3 + 0.45 * max(3, _n_factions(g))))
     try:
         bt = M.bradley_terry(g)["factions"].sort("elo", descending=True)
         _errorbars(ax1, bt["faction"].to_list(), bt["elo"].to_list(), bt["elo_low"].to_list(),
                    bt["elo_high"].to_list(), reference=0.0)
         ax1.set_xlabel("Bradley–Terry strength (Elo, sums to 0)")
     except ValueError as err:
-        ax1.text(0.5, 0.5, str(err), ha="center", va="center", fontsize=8, wrap=True)
+        # A message, not a plot: no axes, the text wrapped to the panel.
+        ax1.set_axis_off()
+        ax1.text(0.5, 0.5, "Bradley–Terry strengths: " + "\n".join(
+            textwrap.wrap(str(err), 48)), ha="center", va="center", fontsize=9,
+            transform=ax1.transAxes)
     scores = M.faction_scores(g).sort("score", descending=True)
     _errorbars(ax2, scores["faction"].to_list(), scores["score"].to_list(),
                scores["low"].to_list(), scores["high"].to_list())
     ax2.set_xlim(0, 1)
-    ax2.set_xlabel("overall score")
+    spread = M.faction_spread_interval(g)
+    ax2.set_xlabel("overall score\nspread " + M.spread_text(spread), fontsize=8)
     _titled(fig, "Faction strength", label)
     fig.tight_layout()
     return fig
@@ -174,20 +212,35 @@ def fig_length(g: pl.DataFrame, label: str) -> Any:
     return fig
 
 
-def fig_rites(g: pl.DataFrame, label: str) -> Any:
+def fig_rites(g: pl.DataFrame, label: str, rites: list[str] | None = None) -> Any:
+    """Every rite of the content (``rites``), drafted or not: its score given the pick,
+    and its drafted and played shares as bars side by side."""
     plt = _mpl()
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 2.8))
-    rites = M.rite_win_rates(g)
-    if rites.is_empty():
+    table = M.rite_win_rates(g)
+    by_rite = {r["rite"]: r for r in table.iter_rows(named=True)}
+    names = list(dict.fromkeys([*(rites or []), *sorted(by_rite)]))
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 1.4 + 0.42 * max(3, len(names))))
+    if not names:
+        for ax in (ax1, ax2):
+            ax.set_axis_off()
         ax1.text(0.5, 0.5, "no rites drafted", ha="center", va="center")
     else:
-        _errorbars(ax1, rites["rite"].to_list(), rites["score"].to_list(),
-                   rites["low"].to_list(), rites["high"].to_list())
+        nan = math.nan
+        rows = [by_rite.get(n, {}) for n in names]
+        _errorbars(ax1, names, [r.get("score", nan) for r in rows],
+                   [r.get("low", nan) for r in rows], [r.get("high", nan) for r in rows])
+        for at, r in enumerate(rows):
+            if not r:
+                ax1.text(0.5, at, "never drafted", ha="center", va="center", fontsize=8,
+                         color="grey")
         ax1.set_xlim(0, 1)
         ax1.set_xlabel("score of the player who drafted it")
-        ax2.barh(rites["rite"].to_list(), rites["pick_share"].to_list(), label="drafted")
-        ax2.barh(rites["rite"].to_list(),
-                 (rites["pick_share"] * rites["played_share"]).to_list(), label="…and played")
+        y = np.arange(len(names))
+        drafted = [r.get("pick_share", 0.0) for r in rows]
+        played = [r.get("pick_share", 0.0) * r.get("played_share", 0.0) for r in rows]
+        ax2.barh(y - 0.2, drafted, height=0.4, label="drafted")
+        ax2.barh(y + 0.2, played, height=0.4, label="drafted and played")
+        ax2.set_yticks(y, names, fontsize=8)
         ax2.invert_yaxis()
         ax2.set_xlabel("share of drafts")
         ax2.legend(fontsize=8)
@@ -205,14 +258,12 @@ def fig_card_modes(g: pl.DataFrame, label: str) -> Any:
     grid = np.zeros((len(cards), len(modes)))
     for row in usage.iter_rows(named=True):
         grid[cards.index(row["card"]), modes.index(row["mode"])] = row["per_game"]
-    fig, ax = plt.subplots(figsize=(1.8 + 1.1 * max(1, len(modes)), 1.5 + 0.32 * len(cards)))
-    image = ax.imshow(grid, cmap="viridis", aspect="auto")
-    for i in range(len(cards)):
-        for j in range(len(modes)):
-            ax.text(j, i, f"{grid[i, j]:.2f}", ha="center", va="center", fontsize=6,
-                    color="white" if grid[i, j] < grid.max() / 2 else "black")
-    ax.set_xticks(range(len(modes)), modes, fontsize=8)
-    ax.set_yticks(range(len(cards)), cards, fontsize=7)
+    fig, ax = plt.subplots(figsize=(2.4 + 1.3 * max(1, len(modes)), 1.6 + 0.42 * len(cards)))
+    texts = {(i, j): f"{grid[i, j]:.2f}" for i in range(len(cards)) for j in range(len(modes))}
+    image = _annotated_heatmap(ax, grid, texts, "viridis", 0.0, float(grid.max()) or 1.0,
+                               fontsize=9)
+    ax.set_xticks(range(len(modes)), modes, fontsize=10)
+    ax.set_yticks(range(len(cards)), cards, fontsize=9)
     fig.colorbar(image, ax=ax, label="plays per game", shrink=0.8)
     _titled(fig, "Card and mode usage", label)
     fig.tight_layout()
@@ -273,12 +324,13 @@ _BUILDERS: dict[str, Callable[[pl.DataFrame, str], Any]] = {
 }
 
 
-def figures(g: pl.DataFrame, label: str) -> dict[str, bytes]:
-    """Every figure of :data:`FIGURES` as PNG bytes."""
+def figures(g: pl.DataFrame, label: str, rites: list[str] | None = None) -> dict[str, bytes]:
+    """Every figure of :data:`FIGURES` as PNG bytes; ``rites``: every rite of the
+    content, so that the rites figure shows those never drafted too."""
     plt = _mpl()
     out = {}
     for name in FIGURES:
-        fig = _BUILDERS[name](g, label)
+        fig = fig_rites(g, label, rites) if name == "rites" else _BUILDERS[name](g, label)
         buffer = io.BytesIO()
         fig.savefig(buffer, format="png", dpi=110)
         plt.close(fig)
@@ -325,8 +377,8 @@ def summary_tables(g: pl.DataFrame) -> list[tuple[str, pl.DataFrame]]:
                         f"{ln.get('median', math.nan):.0f}, max {ln.get('max', math.nan):.0f}"),
         ("lowest Vigil reached (mean)", "{:.2f} [{:.2f}, {:.2f}]".format(*vig["vigil_min"])),
         ("games whose Vigil never fell below 4", _interval(vig["never_below_4"])),
-        ("faction spread (max − min overall score)",
-         _fmt_pct(M.faction_spread(g)) if _n_factions(g) >= 2 else "–"),
+        ("faction spread (max − min overall score; bootstrap interval)",
+         M.spread_text(M.faction_spread_interval(g)) if _n_factions(g) >= 2 else "–"),
         ("branching at the card play (Key, Skull)",
          f"{M.branching(g)['key'][0]:.1f}, {M.branching(g)['skull'][0]:.1f}"),
     ]
@@ -362,30 +414,161 @@ _CSS = """body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto
 color:#222}table{border-collapse:collapse;margin:.5em 0 1.5em;font-size:13px}
 td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}th{background:#f2f2f2}
 td:first-child{text-align:left}figure{margin:1em 0 2em}figcaption{font-size:13px;color:#555}
-img{max-width:100%}code{background:#f4f4f4;padding:1px 3px}"""
+img{max-width:100%}code{background:#f4f4f4;padding:1px 3px}.warn{color:#a40}
+.prov{font-size:13px;color:#444}"""
+
+
+@dataclass
+class RunInfo:
+    """What a report says about how a run was made, beside its games (from the store)."""
+
+    run_dir: Path | None = None
+    command: str | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+    rites: list[str] | None = None
+    records: dict[str, Path] = field(default_factory=dict)
+    failures: list[dict[str, Any]] = field(default_factory=list)
+    content: Any = None
+
+    @classmethod
+    def of(cls, run_dir: str | Path) -> RunInfo:
+        """Read a run's ``lab.json``, kept records and failed games."""
+        from ..content import default_content, load_content
+        from .store import Store
+
+        store = Store(run_dir)
+        meta = store.meta()
+        content_dir = meta.get("content_dir")
+        try:
+            content = load_content(Path(content_dir)) if content_dir else default_content()
+        except Exception:  # a moved content folder: report without it
+            content = None
+        command = meta.get("command")
+        if not command and meta.get("spec_path"):
+            command = f"reliquary lab run {meta['spec_path']} --out {run_dir}"
+        return cls(run_dir=Path(run_dir), command=command, meta=meta,
+                   rites=[r.id for r in content.rites] if content is not None else None,
+                   records=store.records(), failures=store.failures(), content=content)
+
+    def provenance(self) -> list[tuple[str, str]]:
+        """(what, value) lines: the command, overrides, content, code."""
+        meta = self.meta
+        lines = []
+        if self.command:
+            lines.append(("Reproduce", self.command))
+        if meta.get("cwd"):
+            lines.append(("from the folder", meta["cwd"]))
+        if meta.get("overrides"):
+            lines.append(("overrides", ", ".join(f"{k}={v}" for k, v in
+                                                 meta["overrides"].items())))
+        if "content" in meta:
+            where = meta.get("content_dir") or "the packaged content"
+            lines.append(("content", f"{where} (fingerprint {meta['content']})"))
+        if meta.get("code"):
+            lines.append(("code", ", ".join(meta["code"])))
+        return lines
+
+
+def _provenance_html(info: RunInfo) -> str:
+    items = "".join(f"<li>{html.escape(k)}: <code>{html.escape(v)}</code></li>"
+                    for k, v in info.provenance())
+    return f"<ul class='prov'>{items}</ul>" if items else ""
+
+
+def _records_section(g: pl.DataFrame, info: RunInfo, out: Path) -> tuple[str, list[str]]:
+    """The kept records: a table linking each to its replay page and its JSON file."""
+    if not info.records:
+        return "", []
+    replays = out / "replays"
+    replays.mkdir(parents=True, exist_ok=True)
+    rows = {r["game_id"]: r for r in g.iter_rows(named=True)}
+    content_flag = f" --content {info.meta['content_dir']}" if info.meta.get("content_dir") \
+        else ""
+    lines_html, lines_md = [], ["## Kept game records", "",
+                                "| game | factions | result | replay | record |",
+                                "|---|---|---|---|---|"]
+    for game_id, path in info.records.items():
+        row = rows.get(game_id)
+        page = replays / f"{game_id}.html"
+        command = f"reliquary replay {path}{content_flag}"
+        page.write_text(_replay_page(path, info, command), encoding="utf-8")
+        record_link = os.path.relpath(path, out)
+        what = (f"#{row['game_index']}", f"{row['faction_key']} v {row['faction_skull']}",
+                f"{row['winner'] or 'draw'} ({row['reason']}, {row['rounds']} rounds)") \
+            if row else (game_id, "", "")
+        lines_html.append(
+            "<tr>" + "".join(f"<td>{html.escape(x)}</td>" for x in what)
+            + f"<td><a href='replays/{game_id}.html'>replay</a></td>"
+            f"<td><a href='{html.escape(record_link)}'>{html.escape(path.name)}</a></td></tr>")
+        lines_md.append(f"| {' | '.join(what)} | [replay](replays/{game_id}.html) | "
+                        f"[{path.name}]({record_link}) |")
+    head = ("<h2>Kept game records</h2><p>Each record replays with <code>reliquary replay "
+            f"FILE{html.escape(content_flag)}</code>.</p><table><tr><th>game</th>"
+            "<th>factions</th><th>result</th><th>replay</th><th>record</th></tr>")
+    return head + "".join(lines_html) + "</table>", [*lines_md, ""]
+
+
+def _replay_page(path: Path, info: RunInfo, command: str) -> str:
+    """A game's moves, checked by replaying its record, as a small page."""
+    from ..engine import PLAYER_NAMES, replay
+
+    title = f"Replay of {path.stem}"
+    body: list[str] = []
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+        if info.content is None:
+            raise ValueError("the run's content folder cannot be read")
+        game = replay(record, info.content)
+        body.append("setup: " + " ".join(e.token for e in game.setup()))
+        for number, turn in enumerate(game.turns(), start=1):
+            body.append(f"{number:>4}. {PLAYER_NAMES[turn[0].player]:<6} "
+                        + " ".join(e.token for e in turn))
+        result = game.state.result
+        if result is not None:
+            who = "draw" if result.winner is None else f"{PLAYER_NAMES[result.winner]} wins"
+            body.append(f"result: {who} — {result.reason}: {result.detail}")
+    except Exception as err:  # the page says why instead of the moves
+        body.append(f"cannot replay: {err}")
+    return (f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>"
+            f"{html.escape(title)}</title><style>{_CSS}</style></head><body><h1>"
+            f"{html.escape(title)}</h1><p>Replay it yourself: <code>{html.escape(command)}"
+            f"</code></p><pre>{html.escape(chr(10).join(body))}</pre></body></html>")
+
+
+def _failures_html(info: RunInfo) -> tuple[str, list[str]]:
+    if not info.failures:
+        return "", []
+    frame = pl.DataFrame([{k: str(v) for k, v in f.items()} for f in info.failures])
+    note = (f"{len(info.failures)} game(s) could not be played (given up after their "
+            "tries); resuming the run tries them again.")
+    return (f"<p class='warn'>{html.escape(note)}</p>" + _html_table("Failed games", frame),
+            [note, "", *_md_table("Failed games", frame)])
 
 
 def render(g: pl.DataFrame, label: str, out_dir: str | Path,
-           command: str | None = None) -> tuple[Path, Path]:
-    """Write ``report.html`` (self-contained) and ``report.md`` with ``plots/*.png`` into
-    ``out_dir``; returns their paths."""
+           command: str | None = None, info: RunInfo | None = None) -> tuple[Path, Path]:
+    """Write ``report.html`` (self-contained but for the kept records' replay pages) and
+    ``report.md`` with ``plots/*.png`` into ``out_dir``; returns their paths."""
     if g.is_empty():
         raise ValueError("no games to report on")
+    info = info or RunInfo(command=command)
+    if command:
+        info.command = command
     out = Path(out_dir)
     plots_dir = out / "plots"
     plots_dir.mkdir(parents=True, exist_ok=True)
-    pngs = figures(g, label)
+    pngs = figures(g, label, info.rites)
     tables = summary_tables(g)
     title = f"Reliquary lab report — {label}"
     parts = [f"<!doctype html><html lang='en'><head><meta charset='utf-8'>"
              f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>",
-             f"<h1>{html.escape(title)}</h1>"]
+             f"<h1>{html.escape(title)}</h1>", _provenance_html(info)]
     md = [f"# {title}", ""]
-    if command:
-        parts.append(f"<p>Reproduce: <code>{html.escape(command)}</code></p>")
-        md += [f"Reproduce: `{command}`", ""]
-    parts.append("<p>Intervals are 95% (Wilson for shares and scores, Student t for means, "
-                 "Wald for the Bradley–Terry fit); definitions in docs/lab.md.</p>")
+    md += [f"- {k}: `{v}`" for k, v in info.provenance()] + [""]
+    failed_html, failed_md = _failures_html(info)
+    parts.append(failed_html)
+    md += failed_md
+    parts.append(f"<p>{html.escape(INTERVALS)}</p>")
     for name, caption in FIGURES.items():
         data = base64.b64encode(pngs[name]).decode("ascii")
         (plots_dir / f"{name}.png").write_bytes(pngs[name])
@@ -400,6 +583,65 @@ def render(g: pl.DataFrame, label: str, out_dir: str | Path,
     for table_title, frame in tables[1:]:
         parts.append(_html_table(table_title, frame))
         md += _md_table(table_title, frame)
+    records_html, records_md = _records_section(g, info, out)
+    parts.append(records_html)
+    md += records_md
+    parts.append("</body></html>")
+    html_path, md_path = out / "report.html", out / "report.md"
+    html_path.write_text("\n".join(parts), encoding="utf-8")
+    md_path.write_text("\n".join(md) + "\n", encoding="utf-8")
+    return html_path, md_path
+
+
+INTERVALS = ("Intervals are 95% (Wilson for shares and scores, Student t for means, Wald "
+             "for the Bradley–Terry fit, bootstrap percentile for the faction spread, with "
+             "a permutation test for what chance alone gives); definitions in docs/lab.md.")
+
+
+def render_pair(a: pl.DataFrame, b: pl.DataFrame, labels: tuple[str, str], out_dir: str | Path,
+                infos: tuple[RunInfo, RunInfo] | None = None) -> tuple[Path, Path]:
+    """Two runs side by side: their headline figures in one table (A, B) and every
+    figure of A beside B's. Writes ``report.html`` and ``report.md`` (plots in
+    ``plots/a-*.png`` and ``plots/b-*.png``) into ``out_dir``."""
+    if a.is_empty() or b.is_empty():
+        raise ValueError("both runs need games to report on")
+    infos = infos or (RunInfo(), RunInfo())
+    out = Path(out_dir)
+    plots_dir = out / "plots"
+    plots_dir.mkdir(parents=True, exist_ok=True)
+    pngs = [figures(g, label, info.rites) for g, label, info in zip(
+        (a, b), labels, infos, strict=True)]
+    head_a, head_b = summary_tables(a)[0][1], summary_tables(b)[0][1]
+    values_b = dict(zip(head_b["metric"].to_list(), head_b["value"].to_list(), strict=True))
+    both = pl.DataFrame({"metric": head_a["metric"],
+                         "A": head_a["value"],
+                         "B": [values_b.get(m, "–") for m in head_a["metric"].to_list()]})
+    title = f"Reliquary lab report — A: {labels[0]} | B: {labels[1]}"
+    parts = [f"<!doctype html><html lang='en'><head><meta charset='utf-8'>"
+             f"<title>{html.escape(title)}</title><style>{_CSS}"
+             ".pair{display:grid;grid-template-columns:1fr 1fr;gap:1em}</style></head><body>",
+             "<h1>Reliquary lab report: two runs</h1>"]
+    md = ["# Reliquary lab report: two runs", ""]
+    for side, label, info in zip("AB", labels, infos, strict=True):
+        parts.append(f"<h2>{side}: {html.escape(label)}</h2>{_provenance_html(info)}")
+        md += [f"## {side}: {label}", ""] + [f"- {k}: `{v}`" for k, v in info.provenance()]
+        md.append("")
+    parts.append(f"<p>{html.escape(INTERVALS)}</p>")
+    parts.append(_html_table("Headline: A and B", both))
+    md += _md_table("Headline: A and B", both)
+    for name, caption in FIGURES.items():
+        cells = []
+        for side, png in zip("ab", pngs, strict=True):
+            (plots_dir / f"{side}-{name}.png").write_bytes(png[name])
+            data = base64.b64encode(png[name]).decode("ascii")
+            cells.append(f"<img alt='{side.upper()}: {html.escape(name)}' "
+                         f"src='data:image/png;base64,{data}'>")
+        parts.append(f"<figure id='fig-{name}'><div class='pair'>{''.join(cells)}</div>"
+                     f"<figcaption>{html.escape(caption)} — A left, B right</figcaption>"
+                     "</figure>")
+        md += ["| A | B |", "|---|---|",
+               f"| ![A: {caption}](plots/a-{name}.png) | ![B: {caption}](plots/b-{name}.png) |",
+               ""]
     parts.append("</body></html>")
     html_path, md_path = out / "report.html", out / "report.md"
     html_path.write_text("\n".join(parts), encoding="utf-8")

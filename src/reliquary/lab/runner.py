@@ -8,19 +8,23 @@ same rows for the same spec (only ``seconds``, the wall-clock time, differs).
 
 from __future__ import annotations
 
-import itertools
+import contextlib
 import multiprocessing
 import os
 import random
+import signal
+import threading
 import time
-from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections import Counter, deque
+from collections.abc import Callable, Generator, Iterable, Iterator
+from dataclasses import dataclass
+from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import Any
 
 from ..ai import evaluate, get_agent, sample_chance
 from ..content import default_content
-from ..engine import SIDES, Option, Settings, State
+from ..engine import SIDES, Game, Option, Settings, State
 from .spec import GameJob, LabSpec
 from .store import Store
 
@@ -76,12 +80,16 @@ def play_game(job: GameJob) -> Row:
     rites: list[str | None] = [None, None]
     play_options = [[0, 0], [0, 0]]          # per seat: sum of options, decisions
     evals: list[float] = []
+    taken: list[Option] | None = [] if job.keep_records else None
     decisions = 0
     rounds_seen = 0
     started = time.perf_counter()
     while state.result is None:
         if state.is_chance:
-            state.apply(sample_chance(state, rng))
+            outcome = sample_chance(state, rng)
+            state.apply(outcome)
+            if taken is not None:
+                taken.append(outcome)
             continue
         decision = state.decision()
         player = decision.player
@@ -92,12 +100,40 @@ def play_game(job: GameJob) -> Row:
         if decision.kind == "rite":
             rites[player] = str(option)
         state.apply(option)
+        if taken is not None:
+            taken.append(option)
         decisions += 1
         if state.rounds != rounds_seen:
             rounds_seen = state.rounds
             evals.append(float(evaluate(state, 0)))
     seconds = time.perf_counter() - started
-    return _row(job, state, events, rites, play_options, evals, decisions, seconds)
+    row = _row(job, state, events, rites, play_options, evals, decisions, seconds)
+    if taken is not None and keeps_record(job.keep_records, row):
+        row[RECORD_KEY] = _record(job, content, settings, taken, row)
+    return row
+
+
+#: The row key under which a kept game's record travels from the worker to the store.
+RECORD_KEY = "_record"
+def keeps_record(keep: Iterable[str], row: Row) -> bool:
+    """Whether a spec's ``keep_records`` asks for this game's full record."""
+    reason = row["reason"]
+    return any(k in ("all", reason) or (k == "draw" and row["winner"] is None)
+               or (k == "capped" and reason == "round_cap") for k in keep)
+
+
+def _record(job: GameJob, content: Any, settings: Settings, taken: list[Option],
+            row: Row) -> dict[str, Any]:
+    """The game's record (``reliquary replay`` reads it): its decisions applied again to
+    a recording :class:`~reliquary.engine.Game` — only for kept games, so the others
+    pay nothing for the notation."""
+    game = Game(content, settings, meta={
+        "source": "reliquary lab", "run": job.run, "game_id": job.game_id,
+        "game_index": job.game_index, "agents": [a.display() for a in job.agents],
+        "factions": [row["faction_key"], row["faction_skull"]], "seed": job.chance_seed})
+    for option in taken:
+        game.apply(option)
+    return game.record()
 
 
 def _row(job: GameJob, state: State, events: list[Any], rites: list[str | None],
@@ -175,30 +211,204 @@ def _budget_text(budget: dict[str, Any]) -> str:
     return ",".join(f"{k}={v}" for k, v in sorted(budget.items()))
 
 
-def _play_indexed(job: GameJob) -> Row:
-    return play_game(job)
+# -- playing over local processes ------------------------------------------------------
+#: Tries per game before it is recorded as failed: a game whose worker died, or that
+#: raised (MemoryError included), is played once more on a fresh worker first.
+ATTEMPTS = 2
+#: Test hook: ``kill:INDEX[:ATTEMPT]`` makes the worker playing game INDEX kill itself
+#: (SIGKILL, as the OOM killer would), ``memory:INDEX[:ATTEMPT]`` raise MemoryError;
+#: without ATTEMPT on every try. Only the tests set it.
+FAULT_ENV = "RELIQUARY_LAB_FAULT"
 
 
-def run_local(jobs: Iterable[GameJob], workers: int | None = None) -> Iterator[Row]:
+@dataclass(frozen=True)
+class Failure:
+    """A game that could not be played: the job, what went wrong, and the tries."""
+
+    job: GameJob
+    error: str
+    attempts: int
+
+
+def _inject_fault(job: GameJob, attempt: int) -> None:
+    spec = os.environ.get(FAULT_ENV)
+    if not spec:
+        return
+    kind, index, *when = spec.split(":")
+    if int(index) != job.game_index or (when and int(when[0]) != attempt):
+        return
+    if kind == "kill":
+        os.kill(os.getpid(), signal.SIGKILL)
+    if kind == "memory":
+        raise MemoryError("injected by " + FAULT_ENV)
+
+
+def _worker_main(conn: Connection) -> None:
+    """A worker process: play the jobs the parent sends until it sends None. Ctrl-C is
+    the parent's to handle (it stores what finished and stops the workers), so the
+    worker ignores SIGINT instead of printing a traceback of its own."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    while True:
+        message = conn.recv()
+        if message is None:
+            return
+        job, attempt = message
+        try:
+            _inject_fault(job, attempt)
+            conn.send(("ok", play_game(job)))
+        except Exception as err:  # any error is the game's, reported
+            conn.send(("error", f"{type(err).__name__}: {err}"))
+
+
+class _Worker:
+    """One worker process and the job it is playing."""
+
+    def __init__(self, context: Any) -> None:
+        self.conn, child = context.Pipe()
+        self.process = context.Process(target=_worker_main, args=(child,), daemon=True)
+        with _sigint_ignored():      # inherited: a Ctrl-C while it starts is not its own
+            self.process.start()
+        child.close()
+        self.job: GameJob | None = None
+        self.attempt = 0
+
+    def send(self, job: GameJob, attempt: int) -> None:
+        self.job, self.attempt = job, attempt
+        self.conn.send((job, attempt))
+
+
+
+def _stop(pool: list[_Worker], grace: float = 1.0) -> None:
+    """Ask idle workers to finish; kill those still playing (their game is lost anyway:
+    the run is being stopped) or that do not finish within ``grace`` seconds."""
+    for worker in pool:
+        if worker.job is None:
+            with contextlib.suppress(OSError):
+                worker.conn.send(None)
+        else:
+            worker.process.kill()
+    deadline = time.monotonic() + grace
+    for worker in pool:
+        worker.process.join(max(0.0, deadline - time.monotonic()))
+        if worker.process.is_alive():
+            worker.process.kill()
+            worker.process.join()
+        worker.conn.close()
+
+
+@contextlib.contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _death(process: Any) -> str:
+    code = process.exitcode
+    if code is not None and code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        hint = " (killed: out of memory?)" if name == "SIGKILL" else ""
+        return f"the worker process died of {name}{hint}"
+    return f"the worker process exited with status {code}"
+
+
+def run_local(jobs: Iterable[GameJob], workers: int | None = None,
+              on_failure: Callable[[Failure], None] | None = None) -> Generator[Row]:
     """Rows of the jobs' games as they finish, over ``workers`` processes (default: every
-    core; 1 plays in this process)."""
-    jobs = list(jobs)
-    if not jobs:
+    core; 1 plays in this process).
+
+    Each worker plays one game at a time, so when a worker dies (``kill -9``, the
+    out-of-memory killer) the parent knows which game it was playing: it starts a new
+    worker and plays that game again; a game that fails :data:`ATTEMPTS` times is passed
+    to ``on_failure`` and the run goes on. Closing the iterator (Ctrl-C, SIGTERM) stops
+    the workers."""
+    queue: deque[tuple[GameJob, int]] = deque((job, 1) for job in jobs)
+    if not queue:
         return
-    workers = max(1, min(workers or os.cpu_count() or 1, len(jobs)))
+    workers = max(1, min(workers or os.cpu_count() or 1, len(queue)))
     if workers == 1:
-        for job in jobs:
-            yield play_game(job)
+        yield from _run_here(queue, on_failure)
         return
-    with multiprocessing.get_context("spawn").Pool(workers) as pool:
-        yield from pool.imap_unordered(_play_indexed, jobs, chunksize=1)
+    context = multiprocessing.get_context("spawn")
+    pool = [_Worker(context) for _ in range(workers)]
+
+    def retry_or_fail(job: GameJob, attempt: int, error: str) -> None:
+        if attempt < ATTEMPTS:
+            queue.appendleft((job, attempt + 1))
+        elif on_failure is not None:
+            on_failure(Failure(job, error, attempt))
+
+    try:
+        while True:
+            for worker in pool:
+                if worker.job is None and queue:
+                    worker.send(*queue.popleft())
+            busy = [w for w in pool if w.job is not None]
+            if not busy:
+                return
+            ready = set(wait([w.conn for w in busy] + [w.process.sentinel for w in busy]))
+            for i, worker in enumerate(pool):
+                job, attempt = worker.job, worker.attempt
+                if job is None:
+                    continue
+                if worker.conn in ready:
+                    try:
+                        status, payload = worker.conn.recv()
+                    except (EOFError, OSError):
+                        status, payload = "dead", None
+                    if status == "ok":
+                        worker.job = None
+                        yield payload
+                        continue
+                    if status == "error":
+                        worker.job = None
+                        retry_or_fail(job, attempt, payload)
+                        continue
+                elif worker.process.sentinel not in ready:
+                    continue
+                # The process is gone (its pipe closed or its sentinel fired): replace it.
+                worker.process.join()
+                error = _death(worker.process)
+                worker.conn.close()
+                pool[i] = _Worker(context)
+                retry_or_fail(job, attempt, error)
+    finally:
+        _stop(pool)
+
+
+def _run_here(queue: deque[tuple[GameJob, int]],
+              on_failure: Callable[[Failure], None] | None) -> Iterator[Row]:
+    """One worker: play in this process, with the same retry (a crash here is the run's)."""
+    while queue:
+        job, attempt = queue.popleft()
+        try:
+            row = play_game(job)
+        except Exception as err:  # MemoryError is an Exception too
+            error = f"{type(err).__name__}: {err}"
+            if attempt < ATTEMPTS:
+                queue.appendleft((job, attempt + 1))
+            elif on_failure is not None:
+                on_failure(Failure(job, error, attempt))
+            continue
+        yield row
 
 
 def run_ray(jobs: Iterable[GameJob], address: str | None = "auto",
-            in_flight: int | None = None) -> Iterator[Row]:
+            in_flight: int | None = None,
+            on_failure: Callable[[Failure], None] | None = None) -> Generator[Row]:
     """Rows of the jobs' games as Ray tasks finish. ``address``: a cluster address,
     ``auto`` (the running cluster) or ``local`` (start one here); if Ray is already
-    initialised in this process (as the tests do) that instance is used."""
+    initialised in this process (as the tests do) that instance is used. A task that
+    fails (its worker died, or the game raised) is tried again once, then passed to
+    ``on_failure``, as :func:`run_local` does."""
     import ray
 
     jobs = list(jobs)
@@ -208,27 +418,42 @@ def run_ray(jobs: Iterable[GameJob], address: str | None = "auto",
         # "local" starts a Ray instance on this machine; anything else joins a cluster.
         ray.init(address=None if address == "local" else address, include_dashboard=False,
                  log_to_driver=False)
-    remote = ray.remote(play_game)
+    # Ray's own retries would hide a failing game's tries from this count: none here.
+    remote = ray.remote(max_retries=0)(play_game)
     cpus = int(ray.cluster_resources().get("CPU", 1))  # type: ignore[no-untyped-call]
     limit = in_flight or max(2, 2 * cpus)  # a bounded queue: rows come back steadily
-    pending: list[Any] = []
-    queue = iter(jobs)
-    for job in itertools.islice(queue, limit):
-        pending.append(remote.remote(job))
+    queue: deque[tuple[GameJob, int]] = deque((job, 1) for job in jobs)
+    pending: dict[Any, tuple[GameJob, int]] = {}
+
+    def submit() -> None:
+        while queue and len(pending) < limit:
+            job, attempt = queue.popleft()
+            pending[remote.remote(job)] = (job, attempt)
+
+    submit()
     while pending:
-        done, pending = ray.wait(pending, num_returns=1)
+        done, _ = ray.wait(list(pending), num_returns=1)
         for ref in done:
-            yield ray.get(ref)
-            nxt = next(queue, None)
-            if nxt is not None:
-                pending.append(remote.remote(nxt))
+            job, attempt = pending.pop(ref)
+            try:
+                row = ray.get(ref)
+            except Exception as err:  # Ray wraps the game's error
+                if attempt < ATTEMPTS:
+                    queue.appendleft((job, attempt + 1))
+                elif on_failure is not None:
+                    on_failure(Failure(job, f"{type(err).__name__}: {err}", attempt))
+            else:
+                yield row
+        submit()
 
 
 def run_games(jobs: Iterable[GameJob], workers: int | None = None, ray_address: str | None = None,
-              on_row: Callable[[Row], None] | None = None) -> list[Row]:
+              on_row: Callable[[Row], None] | None = None,
+              on_failure: Callable[[Failure], None] | None = None) -> list[Row]:
     """All rows, sorted by game index; Ray when ``ray_address`` is given."""
     rows = []
-    source = run_ray(jobs, ray_address) if ray_address else run_local(jobs, workers)
+    source = run_ray(jobs, ray_address, on_failure=on_failure) if ray_address else \
+        run_local(jobs, workers, on_failure=on_failure)
     for row in source:
         rows.append(row)
         if on_row:
@@ -241,15 +466,18 @@ def run_spec(spec: LabSpec, run_dir: str | Path, workers: int | None = None,
              ray_address: str | None = None, batch: int | None = None,
              on_start: Callable[[int, int], None] | None = None,
              on_row: Callable[[Row], None] | None = None,
-             flush_seconds: float = 60.0) -> dict[str, Any]:
+             on_failure: Callable[[Failure], None] | None = None,
+             flush_seconds: float = 60.0, command: str | None = None) -> dict[str, Any]:
     """Play the spec's games that ``run_dir`` does not hold yet, storing them in batches.
 
     ``on_start(to_play, already_stored)`` is called once before the first game;
-    ``on_row`` after each game. A batch is written every ``batch`` games (default:
-    twice the workers, at least 8) or every ``flush_seconds``, and at the end — also when
-    interrupted, so finished games are never lost."""
+    ``on_row`` after each game; ``on_failure`` for a game given up after its tries (it
+    is listed in ``RUN/failed.json`` and tried again when the run is resumed). A batch
+    is written every ``batch`` games (default: twice the workers, at least 8) or every
+    ``flush_seconds``, and at the end — also when interrupted, so finished games are
+    never lost. ``command`` is the command line, recorded in ``lab.json``."""
     store = Store(run_dir)
-    store.open_for(spec)
+    store.open_for(spec, command=command)
     done = store.done_ids()
     jobs = [job for job in spec.jobs() if job.game_id not in done]
     if on_start:
@@ -257,11 +485,23 @@ def run_spec(spec: LabSpec, run_dir: str | Path, workers: int | None = None,
     workers = max(1, workers or os.cpu_count() or 1)
     batch = batch or max(8, 2 * workers)
     pending: list[Row] = []
+    failures: list[Failure] = []
     played = 0
     started = last_flush = time.perf_counter()
-    source = run_ray(jobs, ray_address) if ray_address else run_local(jobs, workers)
+
+    def failed(failure: Failure) -> None:
+        failures.append(failure)
+        store.write_failures([failure_entry(failure)])
+        if on_failure:
+            on_failure(failure)
+
+    source = run_ray(jobs, ray_address, on_failure=failed) if ray_address else \
+        run_local(jobs, workers, on_failure=failed)
     try:
         for row in source:
+            record = row.pop(RECORD_KEY, None)
+            if record is not None:
+                store.write_record(row["game_id"], record)
             pending.append(row)
             played += 1
             if on_row:
@@ -271,8 +511,19 @@ def run_spec(spec: LabSpec, run_dir: str | Path, workers: int | None = None,
                 store.write_batch(pending)
                 pending, last_flush = [], now
     finally:
+        source.close()          # stops the workers before the last batch is written
         store.write_batch(pending)
     seconds = time.perf_counter() - started
     return {"run": str(run_dir), "played": played, "skipped": len(done),
+            "failed": [failure_entry(f) for f in failures],
             "stored": len(done) + played, "planned": spec.games, "seconds": seconds,
             "games_per_hour": played / seconds * 3600 if seconds > 0 and played else 0.0}
+
+
+def failure_entry(failure: Failure) -> dict[str, Any]:
+    """A failed game as ``failed.json`` lists it."""
+    job = failure.job
+    return {"game_id": job.game_id, "game_index": job.game_index,
+            "factions": list(job.factions) if job.factions else None,
+            "agents": [a.display() for a in job.agents], "error": failure.error,
+            "attempts": failure.attempts}

@@ -7,6 +7,7 @@
     games_per_cell = 10         # games per (settings, seating, faction pairing) cell
     factions = "all"            # all ordered pairs of different factions, "free", or a list
     content = "my-content/"     # optional content folder, relative to this file
+    keep_records = ["round_cap"]  # optional: keep the full record of these games
 
     [settings]                  # any rule setting (`reliquary rules`); a list is a grid
     size = 8
@@ -19,15 +20,20 @@
     name = "search"
     nodes = 300
 
-Every error names the file, the key and what is allowed (``spec.toml: agents[1].name:
-unknown agent 'serch'; allowed: random, greedy, mcts, search``).
+Every error names the file, the entry and field and what is allowed, with a guess for a
+misspelt name (``spec.toml: agents[1].name: unknown agent 'serch' (did you mean
+'search'?); allowed: random, greedy, mcts, search``); every error of a spec is listed
+at once, one a line.
 """
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import itertools
 import json
+import re
+import shlex
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -45,14 +51,31 @@ from ..engine.types import SETTINGS_HELP
 BUDGET_KEYS = ("nodes", "noise", "max_depth", "extend")
 #: Agents that think with a budget: without ``nodes`` they would think by the clock.
 NEEDS_NODES = ("search", "mcts")
+#: What ``keep_records`` may name: every game, draws, or an end reason ("capped" is
+#: "round_cap").
+KEEP_CHOICES = ("all", "draw", "capped", "hero_killed", "relic_home", "vigil", "round_cap")
 
 
 class SpecError(ValueError):
-    """A bad spec: which file, which key, what was wrong and what is allowed."""
+    """A bad spec: which file, which key, what was wrong and what is allowed. It holds
+    every problem found (``problems``: (key, message) pairs), one a line in its text;
+    ``key`` and ``message`` are the first's."""
 
-    def __init__(self, file: str | Path, key: str, message: str) -> None:
+    def __init__(self, file: str | Path, key: str, message: str,
+                 more: list[tuple[str, str]] | None = None) -> None:
         self.file, self.key, self.message = str(file), key, message
-        super().__init__(f"{file}: {key}: {message}")
+        self.problems = [(key, message), *(more or [])]
+        super().__init__("\n".join(f"{file}: {k}: {m}" for k, m in self.problems))
+
+
+def did_you_mean(word: object, allowed: list[str] | tuple[str, ...]) -> str:
+    """`` (did you mean 'search'?)`` for a near miss among ``allowed``, else nothing."""
+    close = difflib.get_close_matches(str(word), list(allowed), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _unknown(what: str, word: object, allowed: list[str] | tuple[str, ...]) -> str:
+    return f"unknown {what} {word!r}{did_you_mean(word, allowed)}; allowed: {', '.join(allowed)}"
 
 
 class AgentEntry(BaseModel):
@@ -87,6 +110,7 @@ class _SpecModel(BaseModel):
     games_per_cell: int = Field(default=1, ge=1)
     factions: Literal["all", "free"] | list[tuple[str, str]] = "all"
     content: str | None = None
+    keep_records: str | list[str] = Field(default_factory=list)
     settings: dict[str, Any] = Field(default_factory=dict)
     agents: list[AgentEntry] = Field(min_length=1, max_length=2)
 
@@ -107,6 +131,7 @@ class GameJob:
     chance_seed: int
     agent_seeds: tuple[int, int]
     content: Content | None = None            # None: the packaged content
+    keep_records: tuple[str, ...] = ()        # which games' full records to keep
 
 
 @dataclass
@@ -124,6 +149,27 @@ class LabSpec:
     custom_content: bool
     text: str = ""
     overrides: dict[str, Any] = field(default_factory=dict)
+    content_dir: Path | None = None           # the custom content folder, resolved
+    keep_records: tuple[str, ...] = ()
+
+    def override_games_per_cell(self, games_per_cell: int) -> None:
+        """Play this many games per cell instead of the spec's (``--games-per-cell``);
+        recorded among the overrides, so the run says how it was made."""
+        self.games_per_cell = games_per_cell
+        self.overrides["games_per_cell"] = games_per_cell
+
+    def command(self, run_dir: str | Path) -> str:
+        """The ``lab run`` command line that plays this spec, overrides included, into
+        ``run_dir``; settings overridden by ``lab tune`` follow as a comment."""
+        words = ["reliquary", "lab", "run", str(self.path), "--out", str(run_dir)]
+        if "games_per_cell" in self.overrides:
+            words += ["--games-per-cell", str(self.overrides["games_per_cell"])]
+        line = shlex.join(words)
+        settings = {k: v for k, v in self.overrides.items() if k != "games_per_cell"}
+        if settings:
+            line += "  # settings set by lab tune: " + ", ".join(
+                f"{k}={v}" for k, v in settings.items())
+        return line
 
     @property
     def spec_hash(self) -> str:
@@ -176,7 +222,7 @@ class LabSpec:
                         agent_a_seat=a_seat, factions=pairing,
                         chance_seed=int(digest[16:24], 16),
                         agent_seeds=(int(digest[24:32], 16), int(digest[32:40], 16)),
-                        content=content))
+                        content=content, keep_records=self.keep_records))
                     index += 1
         return out
 
@@ -197,108 +243,194 @@ class LabSpec:
         return f"{agents}; {', '.join(parts)}"
 
 
-def _settings_grid(file: Path, raw: Mapping[str, Any], content: Content) -> list[dict[str, Any]]:
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+class _Problems:
+    """The problems found in one spec, in the order found."""
+
+    def __init__(self, file: Path) -> None:
+        self.file = file
+        self.items: list[tuple[str, str]] = []
+
+    def add(self, key: str, message: str) -> None:
+        if (key, message) not in self.items:
+            self.items.append((key, message))
+
+    def keys(self) -> set[str]:
+        return {k for k, _ in self.items}
+
+    def raise_any(self) -> None:
+        if self.items:
+            (key, message), *more = self.items
+            raise SpecError(self.file, key, message, more)
+
+
+def _settings_grid(problems: _Problems, raw: Any, content: Content | None,
+                   ) -> list[dict[str, Any]]:
+    if not isinstance(raw, Mapping):
+        problems.add("settings", "must be a table of rule settings ([settings])")
+        return []
     axes: list[list[tuple[str, Any]]] = []
     for name, value in raw.items():
         key = f"settings.{name}"
         if name not in SETTINGS_HELP:
-            raise SpecError(file, key, f"unknown setting; allowed: {', '.join(SETTINGS_HELP)}")
+            problems.add(key, _unknown("setting", name, list(SETTINGS_HELP)))
+            continue
         values = value if isinstance(value, list) else [value]
         if not values:
-            raise SpecError(file, key, "an empty list; give a value or a list of values")
+            problems.add(key, "an empty list; give a value or a list of values")
+            continue
+        good = True
         for v in values:
             try:
                 Settings.from_dict({name: v})
             except (ValueError, TypeError) as err:
-                raise SpecError(file, key, f"{err} ({SETTINGS_HELP[name]})") from None
-            if name == "size" and v not in content.sizes:
-                raise SpecError(file, key, f"size {v!r} is not in the board table; allowed: "
-                                           f"{', '.join(map(str, content.sizes))}")
-        axes.append([(name, v) for v in values])
-    grid = []
-    for combo in itertools.product(*axes):
-        as_dict = Settings.from_dict(dict(combo)).as_dict()
-        grid.append(as_dict)
-    return grid
+                problems.add(key, f"{err} ({SETTINGS_HELP[name]})")
+                good = False
+                continue
+            if name == "size" and content is not None and v not in content.sizes:
+                problems.add(key, f"size {v!r} is not in the board table; allowed: "
+                                  f"{', '.join(map(str, content.sizes))}")
+                good = False
+        if good:
+            axes.append([(name, v) for v in values])
+    return [Settings.from_dict(dict(combo)).as_dict() for combo in itertools.product(*axes)]
 
 
-def _pydantic_error(file: Path, err: ValidationError) -> SpecError:
-    first = err.errors()[0]
-    loc = first["loc"]
+#: Plain words for the validation errors a spec can raise, by error type.
+_PLAIN = {
+    "int_type": "must be a whole number", "int_parsing": "must be a whole number",
+    "int_from_float": "must be a whole number", "float_type": "must be a number",
+    "float_parsing": "must be a number", "string_type": "must be text",
+    "list_type": "must be a list", "tuple_type": "must be a pair [a, b]",
+    "dict_type": "must be a table", "model_type": "must be a table", "bool_type":
+    "must be true or false",
+}
+
+
+def _where(loc: tuple[int | str, ...]) -> str:
+    """``agents[1].nodes`` from a validation location, leaving out the validator's own
+    steps (union branches such as ``list[...]`` or ``function-after[...]``)."""
     key = ""
     for part in loc:
-        key += f"[{part}]" if isinstance(part, int) else (f".{part}" if key else str(part))
-    kind = first["type"]
+        if isinstance(part, int):
+            key += f"[{part}]"
+        elif _NAME.match(part):
+            key += f".{part}" if key else part
+    return key or "(spec)"
+
+
+def _plain(error: Any) -> tuple[str, str]:
+    """One validation error as (key, message), in the spec's terms."""
+    loc, kind, ctx = error["loc"], error["type"], error.get("ctx") or {}
+    key = _where(loc)
+    got = error.get("input")
+    if loc and loc[0] == "factions":
+        return "factions", ('must be "all", "free" or a list of pairs of faction ids, '
+                            f'such as [["pyre-choir", "grave-tide"]] (got {got!r})')
     if kind == "extra_forbidden":
         if len(loc) >= 3 and loc[0] == "agents":
-            allowed = ", ".join(["name", *BUDGET_KEYS, "label"])
+            allowed = ["name", *BUDGET_KEYS, "label"]
             hint = (" (time budgets are not reproducible: use nodes)" if loc[-1] == "time"
                     else "")
-            return SpecError(file, key, f"unknown agent key; allowed: {allowed}{hint}")
-        allowed = ", ".join(_SpecModel.model_fields)
-        return SpecError(file, key, f"unknown key; allowed: {allowed}")
+            return key, _unknown("agent key", loc[-1], allowed) + hint
+        return key, _unknown("key", loc[-1], list(_SpecModel.model_fields))
     if kind == "missing":
-        return SpecError(file, key, "required key is missing")
-    return SpecError(file, key or "(spec)", f"{first['msg']} (got {first.get('input')!r})")
+        return key, "required key is missing"
+    if kind in ("greater_than_equal", "greater_than"):
+        bound = ctx.get("ge", ctx.get("gt"))
+        word = "at least" if kind == "greater_than_equal" else "more than"
+        return key, f"must be {word} {bound} (got {got!r})"
+    if kind == "too_long":
+        return key, f"at most {ctx.get('max_length')} entries (got {ctx.get('actual_length')})"
+    if kind == "too_short":
+        return key, f"at least {ctx.get('min_length')} entry needed"
+    if kind in _PLAIN:
+        return key, f"{_PLAIN[kind]} (got {got!r})"
+    return key, f"{error['msg']} (got {got!r})"
 
 
 def parse_spec(text: str, file: str | Path = "<spec>",
                overrides: Mapping[str, Any] | None = None) -> LabSpec:
     """Validate a spec given as TOML text; ``overrides`` replace settings (used by tune).
 
-    Raises :class:`SpecError` (file, key, what is allowed) on any problem."""
+    Raises :class:`SpecError` listing every problem (file, key, what is allowed)."""
     file = Path(file)
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise SpecError(file, "(toml)", str(err)) from None
     if overrides:
-        raw = {**raw, "settings": {**raw.get("settings", {}), **overrides}}
+        settings = raw.get("settings")
+        raw = {**raw, "settings": {**(settings if isinstance(settings, dict) else {}),
+                                   **overrides}}
+    problems = _Problems(file)
+    model: _SpecModel | None = None
     try:
         model = _SpecModel.model_validate(raw)
     except ValidationError as err:
-        raise _pydantic_error(file, err) from None
-    for i, agent in enumerate(model.agents):
-        if agent.name not in AGENTS:
-            raise SpecError(file, f"agents[{i}].name",
-                            f"unknown agent {agent.name!r}; allowed: {', '.join(AGENTS)}")
-        if agent.name in NEEDS_NODES and agent.nodes is None:
-            raise SpecError(file, f"agents[{i}].nodes", f"{agent.name} needs a node budget "
-                            "(nodes = N) so that the run is reproducible")
+        for error in err.errors():
+            problems.add(*_plain(error))
+    # The checks below look at the raw spec, so that they run (and report) even where
+    # another part of it failed validation.
+    agents = raw.get("agents")
+    for i, agent in enumerate(agents if isinstance(agents, list) else []):
+        if not isinstance(agent, dict) or not isinstance(agent.get("name"), str):
+            continue
+        name = agent["name"]
+        if name not in AGENTS:
+            problems.add(f"agents[{i}].name", _unknown("agent", name, list(AGENTS)))
+        elif name in NEEDS_NODES and agent.get("nodes") is None:
+            problems.add(f"agents[{i}].nodes", f"{name} needs a node budget (nodes = N) "
+                         "so that the run is reproducible")
     content_dir = None
-    if model.content is not None:
-        content_dir = (file.parent / model.content).resolve()
+    content: Content | None = default_content()
+    if isinstance(raw.get("content"), str):
+        content_dir = (file.parent / raw["content"]).resolve()
         try:
             content = load_content(content_dir)
         except ContentError as err:
-            raise SpecError(file, "content", str(err)) from None
-    else:
-        content = default_content()
-    grid = _settings_grid(file, model.settings, content)
-    faction_ids = [f.id for f in content.factions]
-    pairings: list[tuple[str, str] | None]
-    if model.factions == "all":
+            problems.add("content", str(err))
+            content = None
+    grid = _settings_grid(problems, raw.get("settings", {}), content)
+    pairings: list[tuple[str, str] | None] = []
+    factions = raw.get("factions", "all")
+    faction_ids = [f.id for f in content.factions] if content is not None else []
+    if factions == "all":
         pairings = [(a, b) for a in faction_ids for b in faction_ids if a != b]
-    elif model.factions == "free":
+    elif factions == "free":
         pairings = [None]
-    else:
-        pairings = []
-        for i, (a, b) in enumerate(model.factions):
-            for fid in (a, b):
-                if fid not in faction_ids:
-                    raise SpecError(file, f"factions[{i}]", f"unknown faction {fid!r}; "
-                                    f"allowed: {', '.join(faction_ids)}")
+    elif isinstance(factions, list) and content is not None:
+        for i, pair in enumerate(factions):
+            if not (isinstance(pair, list) and len(pair) == 2
+                    and all(isinstance(f, str) for f in pair)):
+                continue                      # already reported by the validation
+            a, b = pair
+            unknown = [fid for fid in (a, b) if fid not in faction_ids]
+            for fid in unknown:
+                problems.add(f"factions[{i}]", _unknown("faction", fid, faction_ids))
             if a == b:
-                raise SpecError(file, f"factions[{i}]",
-                                "a pairing needs two different factions (S3)")
-            pairings.append((a, b))
-        if not pairings:
-            raise SpecError(file, "factions", 'an empty list; use "all", "free" or pairs')
+                problems.add(f"factions[{i}]", "a pairing needs two different factions (S3)")
+            elif not unknown:
+                pairings.append((a, b))
+        if not factions:
+            problems.add("factions", 'an empty list; use "all", "free" or pairs')
+    keep = raw.get("keep_records", [])
+    keep = [keep] if isinstance(keep, str) else keep
+    if isinstance(keep, list):
+        for i, k in enumerate(keep):
+            if k not in KEEP_CHOICES:
+                problems.add(f"keep_records[{i}]",
+                             _unknown("choice", k, list(KEEP_CHOICES)))
+    problems.raise_any()
+    assert model is not None and content is not None
     return LabSpec(path=file, name=model.name or file.stem, seed=model.seed,
                    games_per_cell=model.games_per_cell, settings_grid=grid,
                    agents=list(model.agents), pairings=pairings, content=content,
                    custom_content=content_dir is not None, text=text,
-                   overrides=dict(overrides or {}))
+                   overrides=dict(overrides or {}), content_dir=content_dir,
+                   keep_records=tuple(dict.fromkeys(keep)))
 
 
 def load_spec(path: str | Path, overrides: Mapping[str, Any] | None = None) -> LabSpec:

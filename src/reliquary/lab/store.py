@@ -2,10 +2,14 @@
 
 .. code-block:: text
 
-    RUN/lab.json               name, spec hash, description, the spec file's path, and
-                               the code fingerprints (engine and AI source) it was played with
+    RUN/lab.json               name, spec hash, description, the spec file's path, the
+                               command line and its overrides, the content folder and
+                               fingerprint, and the code fingerprints (engine and AI
+                               source) it was played with
     RUN/spec.toml              a copy of the spec the run was made from
     RUN/games/part-00000.parquet  one row per game (columns: docs/lab.md)
+    RUN/records/GAME_ID.json   full records of the games the spec keeps (keep_records)
+    RUN/failed.json            games given up after their tries, with the error
 
 Any Parquet reader queries it: ``duckdb.sql("select reason, count(*) from
 'RUN/games/*.parquet' group by reason")`` or ``polars.read_parquet("RUN/games/*.parquet")``.
@@ -44,6 +48,12 @@ def code_fingerprint() -> str:
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:12]
+
+
+def _write_atomic(target: Path, text: str) -> None:
+    tmp = target.with_suffix(".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, target)
 
 
 class StoreError(ValueError):
@@ -120,9 +130,10 @@ class Store:
             raise StoreError(f"{self.path}: not a lab run (no lab.json)") from None
         return data
 
-    def open_for(self, spec: LabSpec) -> None:
+    def open_for(self, spec: LabSpec, command: str | None = None) -> None:
         """Create the store for ``spec``, or check that an existing one holds the same
-        tournament (same spec hash) so that resuming never mixes two."""
+        tournament (same spec hash) so that resuming never mixes two. ``command``: the
+        command line playing it (default: the ``lab run`` line that would)."""
         self.games_dir.mkdir(parents=True, exist_ok=True)
         if self.meta_path.exists():
             meta = self.meta()
@@ -134,12 +145,21 @@ class Store:
         codes = self.meta().get("code", []) if self.meta_path.exists() else []
         if code_fingerprint() not in codes:
             codes.append(code_fingerprint())
+        previous = self.meta() if self.meta_path.exists() else {}
+        command = command or spec.command(self.path)
+        history = [*previous.get("commands", []),
+                   {"command": command, "cwd": os.getcwd(), "overrides": spec.overrides,
+                    "at": time.strftime("%Y-%m-%dT%H:%M:%S")}]
         meta = {"name": spec.name, "spec_hash": spec.spec_hash, "spec_path": str(spec.path),
                 "description": spec.describe(), "rules": spec.describe_rules(),
                 "games_planned": spec.games,
                 "settings": spec.settings_grid,
                 "agents": [a.display() for a in spec.agents],
-                "overrides": spec.overrides, "code": codes,
+                "command": command, "cwd": os.getcwd(), "overrides": spec.overrides,
+                "commands": history[-20:],
+                "content_dir": str(spec.content_dir) if spec.content_dir else None,
+                "content": spec.content.fingerprint,
+                "keep_records": list(spec.keep_records), "code": codes,
                 "updated": time.strftime("%Y-%m-%dT%H:%M:%S")}
         self.meta_path.write_text(json.dumps(meta, indent=2), encoding="utf-8")
         (self.path / "spec.toml").write_text(spec.text, encoding="utf-8")
@@ -155,10 +175,50 @@ class Store:
             ids.update(pq.read_table(part, columns=["game_id"]).column(0).to_pylist())
         return ids
 
+    # -- kept records and failed games ---------------------------------------------------
+    @property
+    def records_dir(self) -> Path:
+        return self.path / "records"
+
+    def write_record(self, game_id: str, record: dict[str, Any]) -> Path:
+        """Store a kept game's full record (``reliquary replay`` reads it)."""
+        self.records_dir.mkdir(parents=True, exist_ok=True)
+        target = self.records_dir / f"{game_id}.json"
+        _write_atomic(target, json.dumps(record, indent=1))
+        return target
+
+    def records(self) -> dict[str, Path]:
+        """game_id -> the file of its kept record."""
+        return {p.stem: p for p in sorted(self.records_dir.glob("*.json"))}
+
+    @property
+    def failed_path(self) -> Path:
+        return self.path / "failed.json"
+
+    def failures(self) -> list[dict[str, Any]]:
+        """The games given up after their tries (and not played since), by game index."""
+        try:
+            data = json.loads(self.failed_path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return []
+        return sorted(data.values(), key=lambda f: int(f["game_index"]))
+
+    def write_failures(self, entries: list[dict[str, Any]],
+                       solved: Iterable[str] = ()) -> None:
+        """Add failed games to ``failed.json``, and drop those now stored (``solved``)."""
+        data = {f["game_id"]: f for f in self.failures()}
+        data.update({f["game_id"]: f for f in entries})
+        for game_id in solved:
+            data.pop(game_id, None)
+        if data or self.failed_path.exists():
+            _write_atomic(self.failed_path, json.dumps(data, indent=2))
+
     def write_batch(self, rows: list[dict[str, Any]]) -> Path | None:
         """Store a batch of games as one new Parquet file (atomically)."""
         if not rows:
             return None
+        if self.failed_path.exists():
+            self.write_failures([], solved=[r["game_id"] for r in rows])
         self.games_dir.mkdir(parents=True, exist_ok=True)
         existing = self.parts()
         number = int(existing[-1].stem.split("-")[1]) + 1 if existing else 0
