@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from .content import Content
+from .hooks import BASE_CONDITIONS
 from .state import EMPTY, RUIN, Piece, State
 from .types import RESULT_REASONS, SIDES, NotationError, Result, Settings
 
@@ -60,18 +61,14 @@ def position_to_dict(state: State, view: int | None = None) -> dict[str, Any]:
         result = {"winner": _side(r.winner) if r.winner is not None else None,
                   "reason": r.reason, "scores": list(r.scores) if r.scores else None,
                   "detail": r.detail}
-    return {
+    data = {
         "format": POSITION_FORMAT,
         "version": POSITION_VERSION,
         "content": state.content.fingerprint,
         "settings": state.settings.as_dict(),
         "ruins": [name(sq) for sq in range(state.geometry.area) if state.board[sq] == RUIN],
-        "pieces": [
-            {"id": p.id, "owner": SIDES[p.owner], "kind": "hero" if p.hero else "minion",
-             "square": name(p.sq), "hp": p.hp, "max_hp": p.max_hp, "harrowed": p.harrowed,
-             "veiled": p.veiled, "aegis": p.aegis, "stepped": p.stepped}
-            for p in sorted(state.pieces.values(), key=lambda p: p.id)
-        ],
+        "pieces": [_piece_out(state, p) for p in sorted(state.pieces.values(),
+                                                       key=lambda p: p.id)],
         "next_id": state.next_id,
         "relics": relics,
         "factions": dict(zip(SIDES, state.factions, strict=True)),
@@ -95,6 +92,22 @@ def position_to_dict(state: State, view: int | None = None) -> dict[str, Any]:
         "stack": [_frame_out(f) for f in state.stack],
         "result": result,
     }
+    if state.module_state:  # M-MOD: each module's own state, by name
+        data["modules"] = {name: m.to_json() for name, m in state.module_state.items()}
+    return data
+
+
+def _piece_out(state: State, p: Piece) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "id": p.id, "owner": SIDES[p.owner], "kind": "hero" if p.hero else "minion",
+        "square": state.geometry.name(p.sq), "hp": p.hp, "max_hp": p.max_hp,
+        "harrowed": p.harrowed, "veiled": p.veiled, "aegis": p.aegis, "stepped": p.stepped}
+    # The base game's two conditions are the booleans above; a module's are listed.
+    extra = [{"name": c[0], "value": c[1], "gained": c[2]} for c in p.conds
+             if c[0] not in BASE_CONDITIONS]
+    if extra:
+        out["conditions"] = extra
+    return out
 
 
 def _frame_out(frame: tuple[Any, ...]) -> list[Any]:
@@ -151,6 +164,13 @@ def _build(data: dict[str, Any], content: Content) -> State:
         piece.max_hp = int(pd["max_hp"])
         piece.veiled, piece.aegis, piece.stepped = (
             bool(pd["veiled"]), bool(pd["aegis"]), bool(pd["stepped"]))
+        for j, cd in enumerate(pd.get("conditions") or []):
+            cond = state._rules.conditions.get(cd["name"])
+            if cond is None or cd["name"] in BASE_CONDITIONS:
+                raise NotationError(f"pieces[{i}].conditions[{j}]: no condition "
+                                    f"{cd['name']!r} in these rules (modules: "
+                                    f"{', '.join(settings.modules) or 'none'})")
+            piece.set_condition(cond, True, int(cd["value"]), int(cd["gained"]))
         if pd["kind"] not in ("hero", "minion"):
             raise NotationError(f"pieces[{i}].kind: expected 'hero' or 'minion'")
         state.pieces[piece.id] = piece
@@ -195,6 +215,16 @@ def _build(data: dict[str, Any], content: Content) -> State:
     state.current = _player(data["current"], "current")
     state.played = data["played"]
     state.stack = [_frame_in(f) for f in data["stack"]]
+    modules = data.get("modules") or {}  # absent without modules (and before them)
+    if set(modules) != set(state.module_state):
+        raise NotationError(f"modules: the position has state for "
+                            f"{sorted(modules) or 'no module'}, its settings turn on "
+                            f"{sorted(state.module_state) or 'none'}")
+    for module_name, module_data in modules.items():
+        try:
+            state.module_state[module_name].load(module_data)
+        except ValueError as err:
+            raise NotationError(f"modules.{module_name}: {err}") from None
     r = data["result"]
     state.result = None
     if r is not None:

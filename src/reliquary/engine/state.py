@@ -143,6 +143,16 @@ class Piece:
         self.bans = bans
         return True
 
+    def flags(self) -> int:
+        """Owner, kind, harrowed, stepped and bans as one small number (for keys)."""
+        return (self.owner | self.hero << 1 | self.harrowed << 2 | self.stepped << 3
+                | self.bans << 4)
+
+    def packs(self) -> bool:
+        """Whether square and HP fit the bits a key gives them (always in play; a built
+        or loaded position may set any HP)."""
+        return 0 <= self.sq < 1024 and 0 <= self.hp < 256 and 0 <= self.max_hp < 256
+
     @property
     def veiled(self) -> bool:
         """K-Veil: no MOVE and no steps on the owner's next turn (D12)."""
@@ -467,6 +477,47 @@ class State:
         self.module_state = {k: m.copy() for k, m in modules.items()} if modules else modules
         self._reduce_left = src._reduce_left
         self.events = None
+
+    # ------------------------------------------------------------------ keys
+    def shared_key(self) -> tuple[object, ...]:
+        """What both :meth:`key` and the AI's repetition key read: worked out once where
+        both are needed (the search's turn starts)."""
+        modules = self.module_state
+        return (
+            self.ruins, self.relic_sq[0], self.relic_sq[1],
+            tuple(sorted(self.hands[0])), tuple(sorted(self.hands[1])), self.waiting,
+            self.vigil, self.eventful, self.current, self.played, self.first, self.rites[0],
+            self.rites[1], self.pool[0], self.pool[1], self.grave_used[0], self.grave_used[1],
+            self.factions[0], self.factions[1], tuple(self.stack), self.result,
+            tuple([m.key() for m in modules.values()]) if modules else (),
+        )
+
+    def key(self, shared: tuple[object, ...] | None = None) -> int:
+        """A hash of everything that decides the future of this state: equal keys, the
+        same legal options and the same game from here (every field of
+        :data:`POSITION_FIELDS` but ``next_id``, which only numbers the pieces still to
+        come). ``shared``: its :meth:`shared_key`, if known.
+
+        Each piece is one number (its fields packed into bits; a tuple of them when they
+        do not fit, never equal to a number), and its conditions when it has any: this
+        hashes as fast as the AI needs at every node of its search.
+        """
+        key: list[object] = [
+            shared if shared is not None else self.shared_key(),
+            self.relic_carrier[0], self.relic_carrier[1], self.rounds, self.turns_taken[0],
+            self.turns_taken[1], tuple(self.rite_draft), self.secret_faction[0],
+            self.secret_faction[1], self.placed[0], self.placed[1], self.dealt,
+            self.regroups[0], self.regroups[1],  # VAR1: can_regroup reads them
+        ]
+        for p in self.pieces.values():
+            if p.packs():
+                key.append((((p.id << 10 | p.sq) << 8 | p.hp) << 8 | p.max_hp) << 12
+                           | p.flags())
+            else:
+                key.append((p.id, p.sq, p.hp, p.max_hp, p.flags()))
+            if p.conds:
+                key.append(p.conds)
+        return hash(tuple(key))
 
     # ------------------------------------------------------------------ public API
     @property
@@ -1317,6 +1368,28 @@ class State:
 
 #: The detail of a V2 verdict decided by its last count, the Minions on the board.
 BY_MINIONS: Final = "more Minions"
+
+#: Every field of a :class:`State`, declared once. ``POSITION_FIELDS`` are what a
+#: position is: clone copies them, serialize writes them, :meth:`State.key` hashes them
+#: and the environments encode them (``tests/engine/test_fields.py`` fails when one of
+#: these leaves any of them out). ``RULES_FIELDS`` follow from the content and
+#: settings, shared by clones; ``SCRATCH_FIELDS`` live within one apply (or record
+#: events) and are not part of the position.
+POSITION_FIELDS: Final = (
+    "board", "ruins", "pieces", "next_id", "factions", "secret_faction", "hands",
+    "waiting", "dealt", "first", "rites", "rite_draft", "relic_sq", "relic_carrier", "pool",
+    "regroups", "grave_used", "placed", "vigil", "eventful", "rounds", "turns_taken",
+    "current", "played", "result", "stack", "module_state",
+)
+RULES_FIELDS: Final = (
+    "content", "_settings", "_geometric_los", "_no_damage_first", "_no_attack_first",
+    "_vigil_reset_any", "_pool_killed", "_regroup_limit", "_vigil_start", "_round_cap",
+    "_rules", "geometry", "_tables", "_own",
+)
+SCRATCH_FIELDS: Final = ("_options", "_grave_trigger", "_reduce_left", "events")
+#: Every field of a :class:`Piece` (``conds`` and ``bans``: its conditions, M-MOD-3).
+PIECE_FIELDS: Final = ("id", "owner", "hero", "hp", "max_hp", "sq", "harrowed", "stepped",
+                       "conds", "bans")
 
 
 # Decisions that always have options when they come up: a play can always at least
