@@ -92,6 +92,9 @@ class DecisionKind:
     automatic: ClassVar[bool] = False
     chance: ClassVar[bool] = False
     help: ClassVar[str] = ""
+    #: How its options are written (engine/notation.py): "square" (a board square),
+    #: "id" (a name from the content or the module), or "value" (a number).
+    notation: ClassVar[str] = "square"
 
     def player(self, s: State, frame: Frame) -> int:
         return s.current
@@ -161,6 +164,13 @@ class Hooks:
         """A piece was killed (after RL3's drop; not called when a Hero's death ended the
         game)."""
 
+    def interact_actions(self, s: State, player: int) -> list[str]:
+        """M-MOD-3: the module's INTERACT actions that ``player`` can complete now."""
+        return []
+
+    def interact(self, s: State, player: int, action: str) -> None:
+        """M-MOD-3: take ``action`` (one of :meth:`interact_actions`): push its frames."""
+
     def verdict(self, s: State) -> tuple[int | None, str] | None:
         """M-MOD-5: the module's count, before V2's: (winner, detail), or None if tied
         or not deciding."""
@@ -168,7 +178,8 @@ class Hooks:
 
 
 _HOOK_NAMES: Final = ("turn_start", "turn_end", "after_relic_home", "round_end",
-                      "hit_bonus", "reduction", "after_hit", "on_kill", "verdict")
+                      "hit_bonus", "reduction", "after_hit", "on_kill", "interact_actions",
+                      "interact", "verdict")
 
 
 def _overrides(hooks: Hooks, name: str) -> bool:
@@ -209,6 +220,7 @@ class Rulebook:
         self.after_hit = tuple(h for h in hooks if _overrides(h, "after_hit"))
         self.on_kill = tuple(h for h in hooks if _overrides(h, "on_kill"))
         self.verdict = tuple(h for h in hooks if _overrides(h, "verdict"))
+        self.interact = tuple(h for h in hooks if _overrides(h, "interact_actions"))
         #: Whether any hook changes the hit (M-MOD-9): then the hit is worked out in full.
         self.shapes_hits = bool(self.hit_bonus or self.reduction or self.after_hit)
         #: Whether the turn or round end has module steps (M-MOD-4).

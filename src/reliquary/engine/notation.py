@@ -23,14 +23,16 @@ roll            the die face                            ``5``
 from __future__ import annotations
 
 from .state import State
-from .types import MODES, PASS, IllegalOptionError, NotationError, Option, Play, Step
+from .types import INTERACT, MODES, PASS, IllegalOptionError, NotationError, Option, Play, Step
+
+_PLAY_MODES = (*MODES, INTERACT)
 
 _SQUARE_KINDS = frozenset({
     "ruin", "deploy", "relic", "mover", "destination", "attacker", "lunge", "target",
     "second_target", "gale_step", "gale_push", "rapture_step", "after_step", "kill_step",
     "swap", "grave_return", "regroup", "rite_effect", "lantern_step",
 })
-_ID_KINDS = frozenset({"faction", "rite", "deal"})
+_ID_KINDS = frozenset({"faction", "rite", "deal", "interact"})
 
 
 def format_option(state: State, option: Option) -> str:
@@ -46,6 +48,10 @@ def format_option(state: State, option: Option) -> str:
         return option
     if state.is_chance:  # the die
         return str(option)
+    if state.stack:
+        module_kind = state._rules.decisions.get(state.stack[-1][0])
+        if module_kind is not None and module_kind.notation != "square":
+            return str(option)
     return name(option)
 
 
@@ -58,10 +64,10 @@ def read_option(state: State, kind: str, text: str) -> Option:
             return PASS
         if kind == "play":
             card, _, mode = text.partition(":")
-            if mode not in MODES:
+            if mode not in _PLAY_MODES:
                 raise NotationError(
                     f"{text!r}: a play is 'Card:mode' with mode one of {', '.join(MODES)}")
-            return Play(card, mode)
+            return Play(card, INTERACT if mode == INTERACT else MODES[MODES.index(mode)])
         if kind == "escort":
             frm, sep, to = text.partition("-")
             if not sep:
@@ -74,6 +80,15 @@ def read_option(state: State, kind: str, text: str) -> Option:
         if kind in _ID_KINDS:
             return text
         if kind in _SQUARE_KINDS:
+            return geo.parse(text)
+        module_kind = state._rules.decisions.get(kind)
+        if module_kind is not None:
+            if module_kind.notation == "id":
+                return text
+            if module_kind.notation == "value":
+                if not text.lstrip("-").isdigit():
+                    raise NotationError(f"{text!r}: the {kind!r} decision takes a number")
+                return int(text)
             return geo.parse(text)
     except ValueError as err:
         if isinstance(err, NotationError):

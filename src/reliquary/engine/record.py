@@ -130,14 +130,22 @@ class Game:
         for entry in kept:
             self.apply(entry.option)
 
+    def _content_info(self) -> dict[str, Any]:
+        info: dict[str, Any] = {"fingerprint": self.content.fingerprint,
+                                "provisional": any(c.provisional for c in self.content.cards)}
+        if self.settings.modules:  # each module's data, apart from the base content's
+            from .modules import get
+
+            info["modules"] = {name: get(name).fingerprint for name in self.settings.modules}
+        return info
+
     def record(self) -> dict[str, Any]:
         """The game record, ready for ``json.dumps``."""
         result = self.state.result
         return {
             "format": RECORD_FORMAT,
             "version": RECORD_VERSION,
-            "content": {"fingerprint": self.content.fingerprint,
-                        "provisional": any(c.provisional for c in self.content.cards)},
+            "content": self._content_info(),
             "settings": self.settings.as_dict(),
             "meta": self.meta,
             "setup": [e.token for e in self.setup()],

@@ -34,6 +34,7 @@ from .hooks import (
 from .types import (
     CHANCE,
     CONCESSIONS,
+    INTERACT,
     MODES,
     PASS,
     PLAYER_NAMES,
@@ -222,6 +223,7 @@ class _CardInfo:
         self.regroup = plays["regroup"]
         self.rite = plays["rite"]
         self.pass_ = plays["pass"]
+        self.interact = plays[INTERACT]
         self.moves = moves  # moves[player][sq] -> MOVE destinations (see _Tables.moves)
         self.lines = lines  # (Hero, Minion) lines; None: the faction's (a generic card)
         self.escort = escort  # its MOVE lets another piece step (the Escort)
@@ -266,7 +268,7 @@ class _Tables:
             faction.id: (_Line(faction.hero), _Line(faction.minion))
             for faction in content.factions}
         # The play options, made once: options are values, so they can be shared.
-        self.plays = {card.id: {mode: Play(card.id, mode) for mode in MODES}
+        self.plays = {card.id: {mode: Play(card.id, mode) for mode in (*MODES, INTERACT)}
                       for card in content.cards}
         self.back_row = tuple(tuple(geo.row_of(p, 0)) for p in (0, 1))
         self.deploy = tuple(
@@ -971,6 +973,14 @@ class State:
         if self.events is not None:
             self._emit("ruin_removed", square=sq)
 
+    def interact_actions(self, player: int) -> list[str]:
+        """M-MOD-3: the INTERACT actions ``player`` can complete now (none without
+        modules), in the modules' order."""
+        actions: list[str] = []
+        for h in self._rules.interact:
+            actions.extend(h.interact_actions(self, player))
+        return actions
+
     def add_condition(self, piece: Piece, name: str, value: int = 0) -> None:
         """Give ``piece`` the condition ``name`` (replacing it if it has it), stamped with
         the turn it was gained in (M-MOD-3)."""
@@ -1540,6 +1550,7 @@ def _opt_play(s: State, frame: Frame) -> list[Option]:
     can_attack = not (s._no_attack_first and s.turns_taken[player] == 0)
     can_regroup = s.can_regroup(player)  # T4, VAR1
     can_rite = _can_rite(s, player, s.rites[player])
+    can_interact = bool(s._rules.interact) and bool(s.interact_actions(player))  # M-MOD-3
     # The generic cards share the faction's lines (T3): asked once, when first needed.
     generic = -1  # -1 not asked yet, else 0 or 1
     # Each piece's distance to the nearest enemy, asked by every attack check.
@@ -1562,6 +1573,8 @@ def _opt_play(s: State, frame: Frame) -> list[Option]:
             options.append(info.regroup)
         if can_rite:
             options.append(info.rite)
+        if can_interact:
+            options.append(info.interact)
     if not options:  # T6: nothing legal, the card only changes places
         options = [infos[card_id].pass_ for card_id in hand]
     return options
@@ -1584,6 +1597,8 @@ def _do_play(s: State, frame: Frame, option: Option) -> None:
         s.stack.pop()
     elif mode == "pass" and s.stack[-1] == _LANTERN_STEP:
         s.stack.pop()  # T6: nothing else happens, not even the Lantern step
+    elif mode == INTERACT:
+        s.stack.append(("interact",))
     elif mode == "rite":
         s.stack.append(("rite_effect", s.rites[s.current]))
         s.rites[s.current] = None  # played: out of the game
@@ -1879,6 +1894,18 @@ def _do_rite_effect(s: State, frame: Frame, sq: Option) -> None:
     s._tables.rite_effects[frame[1]].resolve(s, s.current, sq)
 
 
+def _opt_interact(s: State, frame: Frame) -> list[Option]:
+    return list(s.interact_actions(s.current))
+
+
+def _do_interact(s: State, frame: Frame, action: Option) -> None:
+    assert isinstance(action, str)
+    for h in s._rules.interact:  # the module whose action it is takes it
+        if action in h.interact_actions(s, s.current):
+            h.interact(s, s.current, action)
+            return
+
+
 def _opt_lantern_step(s: State, frame: Frame) -> list[Option]:
     """Step T2 (M-MOD-4): the end-of-turn step of the player's faction passive (the
     frame keeps its first passive's name: positions written earlier name it so)."""
@@ -1930,7 +1957,7 @@ _OPTIONS: Final[dict[str, _OptionsFn]] = {
     "rapture_step": _opt_rapture_step, "after_step": _opt_after_step,
     "kill_step": _opt_kill_step, "swap": _opt_swap, "grave_return": _opt_grave_return,
     "regroup": _opt_regroup, "rite_effect": _opt_rite_effect,
-    "lantern_step": _opt_lantern_step,
+    "lantern_step": _opt_lantern_step, "interact": _opt_interact,
 }
 _HANDLERS: Final[dict[str, _Handler]] = {
     "ruin": _do_ruin, "faction": _do_faction, "deal": _do_deal, "rite": _do_rite,
@@ -1941,7 +1968,7 @@ _HANDLERS: Final[dict[str, _Handler]] = {
     "rapture_step": _do_rapture_step, "after_step": _do_after_step,
     "kill_step": _do_kill_step, "swap": _do_swap, "grave_return": _do_grave_return,
     "regroup": _do_regroup, "rite_effect": _do_rite_effect,
-    "lantern_step": _do_lantern_step,
+    "lantern_step": _do_lantern_step, "interact": _do_interact,
 }
 _AUTO: Final[dict[str, Callable[[State, Frame], None]]] = {
     "end_turn": _auto_end_turn,

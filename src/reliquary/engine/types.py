@@ -16,8 +16,10 @@ SETUP_KINDS = frozenset({"ruin", "faction", "rite", "deploy", "relic"})
 
 Los = Literal["geometric", "straight"]
 FirstTurn = Literal["no_damage", "no_attack"]
-Mode = Literal["move", "attack", "regroup", "rite", "pass"]
+Mode = Literal["move", "attack", "regroup", "rite", "pass", "interact"]
+#: The base game's modes (T1–T6); INTERACT (M-MOD-3) is offered only by modules' actions.
 MODES: tuple[Mode, ...] = ("move", "attack", "regroup", "rite", "pass")
+INTERACT: Mode = "interact"
 
 
 class ReliquaryError(Exception):
@@ -250,6 +252,7 @@ DECISION_KINDS: dict[str, str] = {
     "regroup": "the back-row square for the regrouped Minion (T4)",
     "rite_effect": "where the rite acts (§9)",
     "lantern_step": "the carrier's end-of-turn step, or pass (Lantern Bearers passive)",
+    "interact": "the module action to take with INTERACT (M-MOD-3)",
 }
 
 

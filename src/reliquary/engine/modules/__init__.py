@@ -16,6 +16,8 @@ ValueError: conditions.dread_tn must be a whole number from 1 to 6, not 7
 from __future__ import annotations
 
 import difflib
+import hashlib
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -87,10 +89,9 @@ class Module:
 
     ``hooks`` makes the module's :class:`~reliquary.engine.hooks.Hooks` for one game's
     content and settings (called once per (content, settings) by the rulebook), so a
-    hook reads its options once, not at every call. ``content_kinds`` are the data kinds
-    (a ``content = "..."`` TOML table) the module adds, each checked by a function that
-    raises ValueError naming the entry; ``events`` and ``decisions`` are the event and
-    decision kinds it adds, with their help text.
+    hook reads its options once, not at every call. ``events`` and ``decisions`` are
+    the event and decision kinds it adds, with their help text; ``data`` its validated
+    data file (:func:`reliquary.module_data.load_module_data`).
     """
 
     name: str
@@ -100,12 +101,21 @@ class Module:
     hooks: Callable[[Content, Settings], Hooks]
     options: Mapping[str, OptionSpec] = field(default_factory=dict)
     requires: tuple[str, ...] = ()
-    content_kinds: Mapping[str, Any] = field(default_factory=dict)
     decisions: Mapping[str, str] = field(default_factory=dict)
     events: Mapping[str, str] = field(default_factory=dict)
+    #: The module's validated data (its TOML file), if it has any.
+    data: Any = None
 
     def option_key(self, option: str) -> str:
         return f"{self.name}.{option}"
+
+    @property
+    def fingerprint(self) -> str:
+        """A short hash of the module's data: records name it, apart from the base
+        content's, so editing a module's file never stops base-game records replaying."""
+        dumped = self.data.model_dump(mode="json") if self.data is not None else None
+        canon = json.dumps([self.name, dumped], sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(canon.encode()).hexdigest()[:16]
 
 
 #: Modules by name, in registration order (the order M-MOD-1 resolves them in).
