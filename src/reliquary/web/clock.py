@@ -136,6 +136,9 @@ class Clocks:
         left, running = self.times(game_id, clock, state, history)
         if running is not None:
             self.schedule(game_id, time.time() + max(0.0, left[running]))
+        result = state.result
+        if result is not None and result.reason == "timeout" and result.winner is not None:
+            left[1 - result.winner] = 0.0  # lost on time: that clock shows it ran out
         return {"initial_s": clock["initial_s"], "increment_s": clock["increment_s"],
                 "remaining": {SIDES[p]: round(max(0.0, left[p]), 2) for p in (0, 1)},
                 "running": None if running is None else SIDES[running]}
