@@ -119,7 +119,7 @@ def test_ctrl_c_stops_in_one_line_and_keeps_the_finished_games(tmp_path: Path) -
                and proc.poll() is None):
             time.sleep(0.05)
         os.killpg(proc.pid, signal.SIGINT)
-        stdout, stderr = proc.communicate(timeout=60)
+        _stdout, stderr = proc.communicate(timeout=60)
     finally:
         proc.kill()
     assert proc.returncode == 130, stderr

@@ -6,8 +6,9 @@ stored like ``lab run``'s, so games already played are reused and the comparison
 resumed or reported on afterwards; by default they are the same folders ``lab run``
 uses (``lab-runs/<spec name>``), so games already played by ``lab run`` are used too.
 The per-game metrics pair A's i-th game of a repetition with B's i-th and test the mean
-difference; ``faction_spread`` (a property of a whole set of games) takes one difference per repetition. The test is looked at after
-every pair and stops at the first decision, which an always-valid test allows.
+difference; ``faction_spread`` (a property of a whole set of games) takes one
+difference per repetition. The test is looked at after every pair and stops at the first
+decision, which an always-valid test allows.
 """
 
 from __future__ import annotations

@@ -153,9 +153,8 @@ def fig_faction_strength(g: pl.DataFrame, label: str) -> Any:
     except ValueError as err:
         # A message, not a plot: no axes, the text wrapped to the panel.
         ax1.set_axis_off()
-        ax1.text(0.5, 0.5, "Bradley–Terry strengths: " + "\n".join(
-            textwrap.wrap(str(err), 48)), ha="center", va="center", fontsize=9,
-            transform=ax1.transAxes)
+        ax1.text(0.5, 0.5, "\n".join(textwrap.wrap(f"Bradley–Terry strengths: {err}", 48)),
+                 ha="center", va="center", fontsize=9, transform=ax1.transAxes)
     scores = M.faction_scores(g).sort("score", descending=True)
     _errorbars(ax2, scores["faction"].to_list(), scores["score"].to_list(),
                scores["low"].to_list(), scores["high"].to_list())
