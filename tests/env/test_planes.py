@@ -17,14 +17,18 @@ pytest.importorskip("pettingzoo", reason="the 'env' extra is not installed")
 from reliquary.env import raw_env
 
 
-def planes(state: State, player: int) -> tuple[np.ndarray, dict[str, int]]:
+def planes(state: State, player: int) -> dict[str, np.ndarray]:
+    """Each plane of ``player``'s observation by name, as a (rank, file) array, whatever
+    the observer's layout (channels first or last)."""
     observer = Observer(state.content, state.geometry.size)
     names = observer.plane_names()
-    return observer.encode(state, player), {name: i for i, name in enumerate(names)}
+    obs = observer.encode(state, player)
+    last = obs.shape[-1] == len(names)
+    return {name: obs[:, :, i] if last else obs[i] for i, name in enumerate(names)}
 
 
-def scalar(obs: np.ndarray, index: dict[str, int], name: str) -> float:
-    plane = obs[:, :, index[name]]
+def scalar(named: dict[str, np.ndarray], name: str) -> float:
+    plane = named[name]
     assert (plane == plane[0, 0]).all(), f"{name} is not constant over the board"
     return float(plane[0, 0])
 
@@ -34,15 +38,14 @@ def test_the_largest_hero_hp_of_the_content_scales_hp(content: Content) -> None:
     assert largest == 5  # the package's content: one faction's Hero has 5 HP
     state = (Builder(content).hero(KEY, "b2", hp=4).hero(SKULL, "g7", hp=2)
              .minion(SKULL, "c3").build())
-    key, index = planes(state, KEY)
-    hp = index["hp"]
-    assert key[1, 1, hp] == pytest.approx(4 / 5)  # b2: file b, rank 2
-    assert key[6, 6, hp] == pytest.approx(2 / 5)
-    assert key[2, 2, hp] == pytest.approx(1 / 5)
-    assert key[0, 0, hp] == 0.0
-    skull, _ = planes(state, SKULL)  # turned half a turn: b2 is Skull's g7
-    assert skull[6, 6, hp] == pytest.approx(4 / 5)
-    assert skull[1, 1, hp] == pytest.approx(2 / 5)
+    hp = planes(state, KEY)["hp"]
+    assert hp[1, 1] == pytest.approx(4 / 5)  # b2: file b, rank 2
+    assert hp[6, 6] == pytest.approx(2 / 5)
+    assert hp[2, 2] == pytest.approx(1 / 5)
+    assert hp[0, 0] == 0.0
+    turned = planes(state, SKULL)["hp"]  # turned half a turn: b2 is Skull's g7
+    assert turned[6, 6] == pytest.approx(4 / 5)
+    assert turned[1, 1] == pytest.approx(2 / 5)
 
 
 @pytest.mark.parametrize(("limit", "regroups", "key_left", "skull_left"), [
@@ -56,9 +59,9 @@ def test_regroups_left_plane(content: Content, limit: int | None, regroups: list
     state = (Builder(content, regroup_limit=limit).hero(KEY, "d1").hero(SKULL, "e8")
              .set(regroups=regroups).build())
     for player, own, enemy in ((KEY, key_left, skull_left), (SKULL, skull_left, key_left)):
-        obs, index = planes(state, player)
-        assert scalar(obs, index, "own_regroups_left") == pytest.approx(own)
-        assert scalar(obs, index, "enemy_regroups_left") == pytest.approx(enemy)
+        named = planes(state, player)
+        assert scalar(named, "own_regroups_left") == pytest.approx(own)
+        assert scalar(named, "enemy_regroups_left") == pytest.approx(enemy)
 
 
 def test_rounds_vigil_pools_and_turn_planes(content: Content) -> None:
@@ -76,16 +79,15 @@ def test_rounds_vigil_pools_and_turn_planes(content: Content) -> None:
                 "own_first_turn": 0.0, "enemy_first_turn": float(relics_down)},
     }
     for player, values in expected.items():
-        obs, index = planes(state, player)
+        named = planes(state, player)
         for name, value in values.items():
-            assert scalar(obs, index, name) == pytest.approx(value), (player, name)
+            assert scalar(named, name) == pytest.approx(value), (player, name)
 
 
 def test_rounds_plane_against_another_cap(content: Content) -> None:
     state = Builder(content, round_cap=80).hero(KEY, "d1").hero(SKULL, "e8").set(
         rounds=20).build()
-    obs, index = planes(state, KEY)
-    assert scalar(obs, index, "rounds") == pytest.approx(0.25)
+    assert scalar(planes(state, KEY), "rounds") == pytest.approx(0.25)
 
 
 def test_the_agent_not_to_move_gets_an_empty_mask() -> None:
