@@ -14,7 +14,7 @@ pyspiel = pytest.importorskip("pyspiel", reason="the 'openspiel' extra is not in
 from open_spiel.python.algorithms import mcts  # noqa: E402
 from open_spiel.python.observation import INFO_STATE_OBS_TYPE, make_observation  # noqa: E402
 
-from reliquary.ai import openspiel_game  # noqa: E402
+from reliquary.env import openspiel as openspiel_game  # noqa: E402
 from reliquary.engine import Play, Step  # noqa: E402
 from reliquary.env.encoding import Observer  # noqa: E402
 
@@ -57,8 +57,8 @@ def test_openspiel_random_simulation_checks_pass_with_serialization() -> None:
 
 def test_observation_tensors_are_the_environments_planes() -> None:
     game = pyspiel.load_game(openspiel_game.SHORT_NAME, {"round_cap": 5})
-    assert game.observation_tensor_shape() == [8, 8, len(Observer(
-        openspiel_game._CONTENT, 8).plane_names())]
+    assert game.observation_tensor_shape() == [len(Observer(
+        openspiel_game._CONTENT, 8).plane_names()), 8, 8]  # channels first, like chess
     assert game.information_state_tensor_size() == game.observation_tensor_size()
     state = game.new_initial_state()
     rng = np.random.RandomState(2)

@@ -118,21 +118,21 @@ def test_planes_show_each_side_from_its_own_point_of_view() -> None:
     key, skull = observer.encode(state, 0), observer.encode(state, 1)
     # The board is turned for Skull: what Key calls its own Minions, Skull calls the enemy's.
     own, enemy = names.index("own_minion"), names.index("enemy_minion")
-    np.testing.assert_array_equal(key[:, :, own], skull[::-1, ::-1, enemy])
+    np.testing.assert_array_equal(key[own], skull[enemy][::-1, ::-1])
     back = names.index("own_back_row")
-    assert key[0, :, back].all() and skull[0, :, back].all() and not key[7, :, back].any()
+    assert key[back, 0, :].all() and skull[back, 0, :].all() and not key[back, 7, :].any()
     # Both own relics lie in their owner's half, seen from their owner at the bottom.
     relic = names.index("own_relic")
-    assert np.argwhere(key[:, :, relic])[0][0] < 4 and np.argwhere(skull[:, :, relic])[0][0] < 4
+    assert np.argwhere(key[relic])[0][0] < 4 and np.argwhere(skull[relic])[0][0] < 4
     # Hands: Key's own hand is Skull's enemy hand.
     for card in state.hands[0]:
-        assert key[0, 0, names.index("hand_own:" + card)] == 1.0
-        assert skull[0, 0, names.index("hand_enemy:" + card)] == 1.0
+        assert key[names.index("hand_own:" + card), 0, 0] == 1.0
+        assert skull[names.index("hand_enemy:" + card), 0, 0] == 1.0
     mover = 0 if state.current_player == 0 else 1
-    assert (key, skull)[mover][0, 0, names.index("to_move")] == 1.0
-    assert (key, skull)[1 - mover][0, 0, names.index("to_move")] == 0.0
-    assert key[0, 0, names.index("decision:play")] == 1.0
-    assert key[0, 0, names.index("vigil")] == pytest.approx(state.vigil / 6)
+    assert (key, skull)[mover][names.index("to_move"), 0, 0] == 1.0
+    assert (key, skull)[1 - mover][names.index("to_move"), 0, 0] == 0.0
+    assert key[names.index("decision:play"), 0, 0] == 1.0
+    assert key[names.index("vigil"), 0, 0] == pytest.approx(state.vigil / 6)
 
 
 def test_the_secret_faction_choice_is_hidden_from_the_opponent() -> None:
@@ -145,7 +145,7 @@ def test_the_secret_faction_choice_is_hidden_from_the_opponent() -> None:
     observer = Observer(state.content, 8)
     names = observer.plane_names()
     enemy_planes = [i for i, n in enumerate(names) if n.startswith("faction_enemy:")]
-    assert not observer.encode(state, 1)[:, :, enemy_planes].any()
-    assert observer.encode(state, 0)[0, 0, names.index("faction_own:storm-sworn")] == 1.0
+    assert not observer.encode(state, 1)[enemy_planes].any()
+    assert observer.encode(state, 0)[names.index("faction_own:storm-sworn"), 0, 0] == 1.0
     state.apply("grave-tide")  # both revealed together
-    assert observer.encode(state, 1)[0, 0, names.index("faction_enemy:storm-sworn")] == 1.0
+    assert observer.encode(state, 1)[names.index("faction_enemy:storm-sworn"), 0, 0] == 1.0

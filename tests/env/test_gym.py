@@ -91,7 +91,7 @@ def test_bad_arguments_are_refused_clearly() -> None:
 def test_registered_with_gymnasium_make() -> None:
     game = gymnasium.make(GYM_ID, opponent="random", settings={"round_cap": 10})
     obs, info = game.reset(seed=1, options={"side": "skull"})
-    assert info["side"] == "skull" and obs["observation"].shape[:2] == (8, 8)
+    assert info["side"] == "skull" and obs["observation"].shape[1:] == (8, 8)
 
 
 def test_render_modes_draw_the_position(capsys: pytest.CaptureFixture[str]) -> None:

@@ -96,9 +96,9 @@ def test_the_faction_choice_is_secret_to_the_other_agent() -> None:
     game.step(game.actions.encode("bone-wardens", 0))
     assert game.agent_selection == "skull"
     skull_view = game.observe("skull")["observation"]
-    assert not skull_view[:, :, [i for i, n in enumerate(names)
+    assert not skull_view[[i for i, n in enumerate(names)
                                  if n.startswith("faction_enemy:")]].any()
-    assert game.observe("key")["observation"][0, 0, names.index("faction_own:bone-wardens")]
+    assert game.observe("key")["observation"][names.index("faction_own:bone-wardens"), 0, 0]
 
 
 def test_illegal_actions_raise_in_the_raw_env_and_lose_in_the_wrapped_one() -> None:

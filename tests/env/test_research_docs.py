@@ -20,8 +20,9 @@ DOC = Path(__file__).resolve().parents[2] / "docs" / "research.md"
 
 
 def test_research_examples_run(capsys: pytest.CaptureFixture[str]) -> None:
-    blocks = re.findall(r"```python\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)
-    assert len(blocks) == 4
+    text = DOC.read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert len(blocks) >= 5  # every example, the encoding's included
     namespace: dict[str, Any] = {"__name__": "research_doc"}
     try:
         for block in blocks:
@@ -36,3 +37,8 @@ def test_research_examples_run(capsys: pytest.CaptureFixture[str]) -> None:
     assert out.count("random ") >= 1 and "easy " in out
     assert set(namespace["summary"]) >= {"score_a", "score_ci95", "elo_diff"}
     assert namespace["state"].is_terminal()
+    # The encoding example: channels first, planes by name, the count the text states.
+    stated = int(re.search(r"(\d+) planes with the package's content", text).group(1))
+    assert len(namespace["names"]) == stated == namespace["encoded"].shape[0]
+    assert namespace["by_name"]["own_back_row"].shape == (8, 8)
+    assert "Observer.plane_names()" not in text  # a method of an observer, not the class

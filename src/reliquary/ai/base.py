@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from ..engine import Option, State
+from .chance import sample_chance
 
 
 class Agent(Protocol):
@@ -26,12 +27,6 @@ class Agent(Protocol):
     def choose(self, state: State) -> Option:
         """One of ``state.legal_options()``; ``state`` is left unchanged."""
         ...
-
-
-def sample_chance(state: State, rng: random.Random) -> Option:
-    """Sample the current chance decision's outcome with its probabilities."""
-    outcomes = state.chance_outcomes()
-    return rng.choices([o for o, _ in outcomes], weights=[p for _, p in outcomes])[0]
 
 
 class RandomAgent:
@@ -96,3 +91,7 @@ def get_agent(name: str, seed: int | None = None, **budget: Any) -> Agent:
         known = ", ".join([*AGENTS, *LEVELS])
         raise ValueError(f"unknown agent {name!r}; known: {known}")
     return AGENTS[name](seed=seed, **budget)
+
+
+__all__ = ["AGENTS", "LEVELS", "Agent", "AgentFactory", "RandomAgent", "get_agent",
+           "sample_chance"]

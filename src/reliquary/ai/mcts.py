@@ -15,7 +15,7 @@ import time
 from typing import Any
 
 from ..engine import Option, State
-from .base import sample_chance
+from .chance import sample_chance
 from .evaluation import DEFAULT_WEIGHTS, Weights, evaluate
 from .planning import PlanningAgent
 

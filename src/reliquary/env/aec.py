@@ -6,8 +6,10 @@
 >>> game.agent_selection
 'key'
 >>> obs, reward, terminated, truncated, info = game.last()
->>> obs["observation"].shape, int(obs["action_mask"].sum()) > 0, info["decision"]
-((8, 8, 158), True, 'ruin')
+>>> obs["observation"].shape == (len(game.observer.plane_names()), 8, 8)
+True
+>>> int(obs["action_mask"].sum()) > 0, info["decision"]
+(True, 'ruin')
 
 Agents are ``"key"`` and ``"skull"``. Every decision is one step of the agent that
 takes it — a turn is several (play, piece, destination, Escort step …), so the same
@@ -21,8 +23,10 @@ Chance (the deal, the die) is resolved by the environment from its seed: ``reset
 re-seeds it, a later ``reset()`` without a seed continues the same random stream, so
 a seeded run is reproducible.
 
-Observations are dicts: ``observation``, float32 planes of shape ``(n, n, planes)``
-from the observing agent's point of view, and ``action_mask``, int8 over the fixed
+Observations are dicts, as PettingZoo's classic games give them: ``observation``,
+float32 planes of shape ``(planes, n, n)`` (channels first, like OpenSpiel; each plane
+named by ``observer.plane_names()``; ``layout="channels_last"`` gives the older
+``(n, n, planes)``) from the observing agent's point of view, and ``action_mask``, int8 over the fixed
 action space (only the agent to act has ones). See :mod:`reliquary.env.encoding`.
 Rewards come at the end: +1 to the winner, −1 to the loser, 0 each for a draw (the
 round cap, D19, is a rule of the game and ends it as a draw: a termination, not a
@@ -76,7 +80,8 @@ class ReliquaryAECEnv(AECEnv):  # type: ignore[misc]
     ``settings``: a :class:`~reliquary.engine.Settings` or a dict of its fields
     (``size``, ``round_cap`` …); ``seed``: the chance seed used until ``reset`` gets
     one; ``quick_setup``: setup made for both players; ``render_mode``: ``"ansi"``
-    (``render()`` returns the position as text) or ``"human"`` (prints it).
+    (``render()`` returns the position as text) or ``"human"`` (prints it);
+    ``layout``: ``"channels_first"`` (default) or ``"channels_last"`` observations.
     """
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -85,7 +90,8 @@ class ReliquaryAECEnv(AECEnv):  # type: ignore[misc]
 
     def __init__(self, settings: Settings | dict[str, Any] | None = None,
                  seed: int | None = None, quick_setup: bool = False,
-                 render_mode: str | None = None, content: Content | None = None) -> None:
+                 render_mode: str | None = None, content: Content | None = None,
+                 layout: str = "channels_first") -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} "
@@ -96,7 +102,7 @@ class ReliquaryAECEnv(AECEnv):  # type: ignore[misc]
         self.render_mode = render_mode
         size = self.settings.size
         self.actions = ActionSpace(self.content, size)
-        self.observer = Observer(self.content, size)
+        self.observer = Observer(self.content, size, layout)
         self.possible_agents = list(SIDES)
         self.agents = self.possible_agents[:]
         obs_space = spaces.Dict({

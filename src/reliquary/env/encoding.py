@@ -2,7 +2,7 @@
 observation planes, both from the point of view of one player.
 
 The PettingZoo and Gymnasium environments (:mod:`reliquary.env`) and the OpenSpiel
-game (:mod:`reliquary.ai.openspiel_game`) use this one encoding, so a policy trained
+game (:mod:`reliquary.env.openspiel`) use this one encoding, so a policy trained
 in one runs in the others. Only :mod:`numpy` is needed.
 
 **Point of view.** Both actions and observations are relative to a player: for Key
@@ -34,8 +34,11 @@ of the observation, so a square action means "this square" for whatever the curr
 decision asks. Chance outcomes (the deal, the die) are not actions: the environments
 resolve them.
 
-**Observations** (:class:`Observer`): a float32 array of shape ``(n, n, planes)``
-(channels last, like PettingZoo's classic board games). :data:`BOARD_PLANES` hold the
+**Observations** (:class:`Observer`): a float32 array of shape ``(planes, n, n)``
+(channels first, like OpenSpiel's board games: chess is ``[20, 8, 8]``), each plane
+named (:meth:`Observer.plane_names`, :meth:`Observer.named`). The older layout
+``(n, n, planes)`` (channels last) stays available: ``Observer(…, layout="channels_last")``
+and the environments' ``layout`` parameter. :data:`BOARD_PLANES` hold the
 pieces by side and kind, HP, flags, Ruins, relics, the subject piece of the current
 decision and the back rows; the other planes are constant over the board (scalars
 broadcast, like AlphaZero's inputs): whose decision it is, the Vigil, rounds, pools,
@@ -84,6 +87,8 @@ SCALAR_PLANES: tuple[str, ...] = (
 )
 
 _DIRECTION_INDEX = {d: i for i, d in enumerate(DIRECTIONS)}
+#: The observation layouts: planes first (the default, OpenSpiel's) or last.
+LAYOUTS = ("channels_first", "channels_last")
 
 
 def _turned(sq: int, area: int, player: int) -> int:
@@ -216,11 +221,16 @@ class Observer:
     >>> from reliquary import new_game
     >>> state = new_game()
     >>> observer = Observer(state.content, 8)
-    >>> observer.encode(state, 0).shape == observer.shape
+    >>> observer.encode(state, 0).shape == observer.shape == (len(observer.plane_names()), 8, 8)
     True
+    >>> int(observer.named(observer.encode(state, 0))["own_back_row"][0].sum())
+    8
     """
 
-    def __init__(self, content: Content, size: int) -> None:
+    def __init__(self, content: Content, size: int, layout: str = "channels_first") -> None:
+        if layout not in LAYOUTS:
+            raise ValueError(f"layout must be one of {', '.join(LAYOUTS)}, not {layout!r}")
+        self.layout = layout
         self.content = content
         self.board_side = size
         self.cards = tuple(c.id for c in content.cards)
@@ -237,14 +247,28 @@ class Observer:
         names.extend(f"decision:{k}" for k in self.kinds)
         self._names = tuple(names)
         self._index = {name: i for i, name in enumerate(names)}
-        self.shape = (size, size, len(names))
+        #: The planes written in the engine's order (channels last), then laid out.
+        self._last_shape = (size, size, len(names))
+        self.shape = (self._last_shape if layout == "channels_last"
+                      else (len(names), size, size))
+        self._buffer = np.zeros(self._last_shape, np.float32)
         self._max_hp = max([f.hero_hp for f in content.factions] + [4])
         row = content.board_row(size)
         self._minions = row.minions
 
     def plane_names(self) -> tuple[str, ...]:
-        """The name of each plane, in order (the last axis of the observation)."""
+        """The name of each plane, in order (the first axis of the observation; the
+        last with ``layout="channels_last"``)."""
         return self._names
+
+    def named(self, observation: npt.NDArray[np.float32]) -> dict[str, npt.NDArray[np.float32]]:
+        """Each plane of ``observation`` by name: ``{name: (n, n) view}``."""
+        if observation.shape != self.shape:
+            raise ValueError(f"an observation of shape {observation.shape}; this observer's "
+                             f"is {self.shape} ({self.layout})")
+        if self.layout == "channels_last":
+            return {name: observation[:, :, i] for i, name in enumerate(self._names)}
+        return {name: observation[i] for i, name in enumerate(self._names)}
 
     def encode(self, state: State, player: int,
                out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
@@ -252,10 +276,12 @@ class Observer:
         if state.geometry.size != self.board_side:
             raise ValueError(f"the state is on a side-{state.geometry.size} board; this "
                              f"observer is for side {self.board_side}")
-        if out is None:
-            out = np.zeros(self.shape, np.float32)
-        else:
-            out.fill(0.0)
+        result = np.zeros(self.shape, np.float32) if out is None else out
+        if result.shape != self.shape:
+            raise ValueError(f"out has shape {result.shape}; the observation's is {self.shape}")
+        # Written channels last (a square's planes side by side), then laid out.
+        out = result if self.layout == "channels_last" else self._buffer
+        out.fill(0.0)
         idx = self._index
         n = self.board_side
         # Planes are filled in the engine's numbering and turned once at the end.
@@ -307,7 +333,7 @@ class Observer:
         for who, side in ((player, "own"), (enemy, "enemy")):
             scalars[f"{side}_first_turn"] = float(started and state.turns_taken[who] == 0)
             scalars[f"{side}_pool"] = state.pool[who] / self._minions
-            scalars[f"{side}_grave_used"] = float(state.grave_used[who])
+            scalars[f"{side}_grave_used"] = float(state.is_spent(who, "grave_return"))
             scalars[f"{side}_placed"] = state.placed[who] / (self._minions + 1)
             limit = state.settings.regroup_limit
             scalars[f"{side}_regroups_left"] = (
@@ -338,8 +364,10 @@ class Observer:
                 out[:, :, idx[name]] = min(value, 1.0)
         if player == 1:
             out[:] = out[::-1, ::-1].copy()
-        return out
+        if self.layout == "channels_first":
+            np.copyto(result, out.transpose(2, 0, 1))
+        return result
 
 
-__all__ = ["BOARD_PLANES", "SCALAR_PLANES", "ActionSpace", "Observer"]
+__all__ = ["BOARD_PLANES", "LAYOUTS", "SCALAR_PLANES", "ActionSpace", "Observer"]
 

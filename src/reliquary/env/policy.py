@@ -25,7 +25,7 @@ import numpy as np
 
 from .. import default_content
 from ..engine import SETUP_KINDS, Content, Option, State, format_option
-from .encoding import ActionSpace, Observer
+from .encoding import LAYOUTS, ActionSpace, Observer
 
 Policy = Callable[[np.ndarray, np.ndarray], int]
 
@@ -35,25 +35,31 @@ class PolicyAgent:
 
     ``setup``: ``"policy"`` (the policy takes the setup decisions too) or
     ``"heuristic"`` (the AI's seeded setup choices, as with the environments'
-    ``quick_setup``: use it for a policy trained without setup). An action that is not
-    legal raises :class:`ValueError`.
+    ``quick_setup``: use it for a policy trained without setup). ``layout``: the
+    observations' layout the policy was trained on (``"channels_first"``, the default,
+    or ``"channels_last"``). An action that is not legal raises :class:`ValueError`.
     """
 
     name = "policy"
 
     def __init__(self, policy: Policy, setup: str = "policy", seed: int | None = None,
-                 content: Content | None = None, **_: Any) -> None:
+                 content: Content | None = None, layout: str = "channels_first",
+                 **_: Any) -> None:
         if setup not in ("policy", "heuristic"):
             raise ValueError(f"setup must be 'policy' or 'heuristic', not {setup!r}")
         self.policy = policy
         self.setup = setup
         self.rng = random.Random(seed)
         self.content = content or default_content()
+        if layout not in LAYOUTS:
+            raise ValueError(f"layout must be one of {', '.join(LAYOUTS)}, not {layout!r}")
+        self.layout = layout
         self._codecs: dict[int, tuple[ActionSpace, Observer]] = {}
 
     def _codec(self, size: int) -> tuple[ActionSpace, Observer]:
         if size not in self._codecs:
-            self._codecs[size] = (ActionSpace(self.content, size), Observer(self.content, size))
+            self._codecs[size] = (ActionSpace(self.content, size),
+                                  Observer(self.content, size, self.layout))
         return self._codecs[size]
 
     def choose(self, state: State) -> Option:

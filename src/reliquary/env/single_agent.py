@@ -3,8 +3,8 @@
 >>> from reliquary.env import ReliquaryGymEnv
 >>> game = ReliquaryGymEnv(opponent="random", side="skull", settings={"round_cap": 20})
 >>> obs, info = game.reset(seed=1)
->>> obs["observation"].shape, info["decision"]
-((8, 8, 158), 'ruin')
+>>> obs["observation"].shape == (len(game.observer.plane_names()), 8, 8), info["decision"]
+(True, 'ruin')
 
 The learner plays one side (``side``: ``"key"``, ``"skull"`` or ``"random"``, drawn
 at each reset); the other side is played by any agent or level of
@@ -52,7 +52,7 @@ class ReliquaryGymEnv(gymnasium.Env):
                  settings: Settings | dict[str, Any] | None = None,
                  opponent_budget: dict[str, Any] | None = None, quick_setup: bool = False,
                  illegal_action: str = "lose", render_mode: str | None = None,
-                 content: Content | None = None) -> None:
+                 content: Content | None = None, layout: str = "channels_first") -> None:
         if side not in (*SIDES, "random"):
             raise ValueError(f"side must be 'key', 'skull' or 'random', not {side!r}")
         if illegal_action not in ("lose", "raise"):
@@ -71,7 +71,7 @@ class ReliquaryGymEnv(gymnasium.Env):
         self.render_mode = render_mode
         size = self.settings.size
         self.actions = ActionSpace(self.content, size)
-        self.observer = Observer(self.content, size)
+        self.observer = Observer(self.content, size, layout)
         self.observation_space = spaces.Dict({
             "observation": spaces.Box(0.0, 1.0, self.observer.shape, np.float32),
             "action_mask": spaces.Box(0, 1, (self.actions.size,), np.int8),

@@ -4,7 +4,7 @@ Importing this module registers ``python_reliquary`` with :mod:`pyspiel`, so
 OpenSpiel's own algorithms (MCTSBot, random rollouts, …) run on it::
 
     import pyspiel
-    import reliquary.ai.openspiel_game  # registers the game
+    import reliquary.env.openspiel  # registers the game
     game = pyspiel.load_game("python_reliquary", {"size": 8})
 
 Game type: sequential, explicit stochastic (the deal and the die are chance nodes with
@@ -22,7 +22,14 @@ who acts (Skull sees the board turned half a turn); ``state.action_of(option)`` 
 ``state.option_of(action)`` map them to engine options. Chance actions have their own
 range (faction pairs, dealt cards, die faces). Observation and information-state
 tensors are the same planes as the environments' observations
-(:class:`reliquary.env.encoding.Observer`), from the observing player's point of view;
+(:class:`reliquary.env.encoding.Observer`), from the observing player's point of view,
+channels first like OpenSpiel's own board games (``[planes, n, n]``; the parameter
+``layout="channels_last"`` gives the older ``[n, n, planes]``), so that
+``game.observation_tensor_shape()`` is the planes' shape that AlphaZero-style networks
+read. ``make_observation(game)``'s ``dict`` holds that tensor as ``observation``;
+``make_observation(game, params={"planes": "named"})`` holds instead every plane by
+name (``dict["own_hero"]``, ``dict["hand_own:Bolt"]`` …, views of one flat tensor, as
+OpenSpiel's games with named observation pieces do);
 the game has perfect information, so the position is all a player needs and the
 information-state tensor is the observation tensor, while the information-state
 string is the full action history (perfect recall).
@@ -37,7 +44,7 @@ import pyspiel
 
 from .. import default_content
 from ..engine import Option, Settings, State, format_option
-from ..env.encoding import ActionSpace, Observer
+from .encoding import LAYOUTS, ActionSpace, Observer
 
 SHORT_NAME = "python_reliquary"
 _CONTENT = default_content()
@@ -49,7 +56,8 @@ _MAX_SIZE = 12
 _DEFAULTS: dict[str, Any] = {"size": 8, "los": "geometric", "first_turn": "no_damage",
                              "round_cap": 100, "regroup_limit": -1, "vigil_reset": "any",
                              "vigil_start": 6, "killed_minions": "pool",
-                             "key_faction": "", "skull_faction": ""}
+                             "key_faction": "", "skull_faction": "",
+                             "layout": "channels_first"}
 
 # Chance action ranges: a faction pair, a dealt card, a die face.
 _CH_PAIR, _CH_DEAL = 0, len(_PAIRS)
@@ -121,6 +129,9 @@ class ReliquaryGame(pyspiel.Game):
         params = {**_DEFAULTS, **(params or {})}
         settings = _settings(params)
         _fixed_factions(params)  # check them now
+        if params["layout"] not in LAYOUTS:
+            raise ValueError(f"layout must be one of {', '.join(LAYOUTS)}, "
+                             f"not {params['layout']!r}")
         actions = action_space(settings.size)
         # Setup takes under 60 decisions; a turn under 12 (a Rapture has the most).
         max_length = 80 + settings.round_cap * 2 * 12
@@ -141,11 +152,14 @@ class ReliquaryGame(pyspiel.Game):
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Any:
         """The observer of the environments' planes; with perfect recall its string is
         the action history (see the module doc)."""
-        if params:
-            raise ValueError(f"python_reliquary takes no observation parameters; got {params}")
-        size = int({**_DEFAULTS, **self.get_parameters()}["size"])
+        planes = dict(params or {}).pop("planes", "whole")
+        if set(params or {}) - {"planes"} or planes not in ("whole", "named"):
+            raise ValueError("python_reliquary's observation takes one parameter, planes: "
+                             f"'whole' (default) or 'named'; got {params}")
+        game = {**_DEFAULTS, **self.get_parameters()}
         perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
-        return ReliquaryObserver(size, perfect_recall)
+        return ReliquaryObserver(int(game["size"]), perfect_recall, str(game["layout"]),
+                                 named=planes == "named")
 
 
 class _EngineHolder:
@@ -298,14 +312,17 @@ class ReliquaryObserver:
     (:class:`reliquary.env.encoding.Observer`) for a player, and as a string the
     position (or, with perfect recall, the history of actions)."""
 
-    def __init__(self, size: int, perfect_recall: bool) -> None:
-        self.encoder = Observer(_CONTENT, size)
+    def __init__(self, size: int, perfect_recall: bool, layout: str = "channels_first",
+                 named: bool = False) -> None:
+        self.encoder = Observer(_CONTENT, size, layout)
         self.perfect_recall = perfect_recall
         self.tensor = np.zeros(int(np.prod(self.encoder.shape)), np.float32)
-        self.dict = {"observation": self.tensor.reshape(self.encoder.shape)}
+        self._whole = self.tensor.reshape(self.encoder.shape)
+        #: The tensor as ``observation``, or each plane by name (views of the tensor).
+        self.dict = self.encoder.named(self._whole) if named else {"observation": self._whole}
 
     def set_from(self, state: ReliquaryState, player: int) -> None:
-        self.encoder.encode(state.engine, player, out=self.dict["observation"])
+        self.encoder.encode(state.engine, player, out=self._whole)
 
     def string_from(self, state: ReliquaryState, player: int) -> str:
         if self.perfect_recall:
