@@ -354,7 +354,7 @@ def test_D10_harrowed_minion_killed_is_removed_and_never_triggers_grave_tide(bui
              .minion(SKULL, "d6", harrowed=True).build())
     act(state, "Pilgrim:attack", "d4", "d6")
     assert at(state, "d6") is None
-    assert state.pool == [0, 0] and state.grave_used == [False, False]
+    assert state.pool == [0, 0] and state.spent == [0, 0]
     assert turn_passed_to(state, SKULL)
 
 
@@ -367,7 +367,7 @@ def test_D11_grave_tide_mandatory_and_waits_for_an_empty_back_row(build):
     state = builder.hands(key=["Bolt", "Pilgrim", "Smite"]).build()
     act(state, "Bolt:attack", "d4", "d6")
     # Back row full: no return; the passive is still unused.
-    assert state.pool[SKULL] == 1 and state.grave_used == [False, False]
+    assert state.pool[SKULL] == 1 and state.spent == [0, 0]
     assert turn_passed_to(state, SKULL)
     act(state, "Vault:move", "g8", "g6")
     act(state, "Pilgrim:attack", "d4", "e6")
@@ -376,7 +376,7 @@ def test_D11_grave_tide_mandatory_and_waits_for_an_empty_back_row(build):
     assert options(state) == ["g8"]  # mandatory: no pass
     act(state, "g8")
     assert at(state, "g8").owner == SKULL and state.pool[SKULL] == 1
-    assert state.grave_used[SKULL]
+    assert state.is_spent(SKULL, "grave_return")
 
 
 def test_D11_grave_tide_returns_a_minion_crushed_by_gale(build):
@@ -389,7 +389,7 @@ def test_D11_grave_tide_returns_a_minion_crushed_by_gale(build):
     assert options(state) == [name_at(x, 7) for x in range(1, 8)]
     act(state, "c8")
     assert at(state, "c8").owner == SKULL
-    assert state.pool[SKULL] == 0 and state.grave_used[SKULL]
+    assert state.pool[SKULL] == 0 and state.is_spent(SKULL, "grave_return")
     assert turn_passed_to(state, SKULL)
 
 

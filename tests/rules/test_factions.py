@@ -147,7 +147,7 @@ def test_faction_Grave_Tide_passive_returns_first_killed_minion_victim_decides(b
     act(state, "a8")
     returned = at(state, "a8")
     assert returned is not None and returned.owner == SKULL and returned.hp == 1
-    assert state.pool[SKULL] == 0 and state.grave_used[SKULL]
+    assert state.pool[SKULL] == 0 and state.is_spent(SKULL, "grave_return")
     assert turn_passed_to(state, SKULL)
     # Once per game: the next killed Minion waits in the pool.
     act(state, "Vault:move", "e8", "e6")

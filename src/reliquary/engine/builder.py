@@ -144,7 +144,7 @@ class Builder:
 
     def set(self, **fields: Any) -> Builder:
         """Set other state fields directly: ``vigil``, ``rounds``, ``first``,
-        ``turns_taken``, ``grave_used``, ``eventful``."""
+        ``turns_taken``, ``spent``, ``eventful``."""
         for name, value in fields.items():
             if not hasattr(self.state, name):
                 raise AttributeError(f"a state has no field {name!r}")

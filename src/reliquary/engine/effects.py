@@ -214,10 +214,12 @@ class Passive:
     def __init__(self, name: str, help: str) -> None:
         self.name = name
         self.help = help
+        #: Its bit in ``State.spent``, for a passive used once per game (set on registry).
+        self.mark = 0
 
     def takes_killed(self, s: State, piece: Piece) -> bool:
         """A Minion of this side was killed (not harrowed): whether the passive takes it
-        instead of the pool (by pushing its own decision with ``s.trigger``)."""
+        instead of the pool (asking its own decision with ``s.trigger``)."""
         return False
 
     def end_step(self, s: State, player: int) -> list[Option]:
@@ -234,10 +236,10 @@ class _GraveTide(Passive):
 
     def takes_killed(self, s: State, piece: Piece) -> bool:
         owner = piece.owner
-        if s.grave_used[owner] or not s._has_empty_back_row(owner):
+        if s.spent[owner] & self.mark or not s._has_empty_back_row(owner):
             return False
-        s.grave_used[owner] = True
-        s._grave_trigger = owner
+        s.spent[owner] |= self.mark
+        s.trigger(("grave_return", owner))
         return True
 
 
@@ -268,6 +270,7 @@ PASSIVES: Final[dict[str, Passive]] = {}
 def register_passive(passive: Passive) -> Passive:
     if passive.name in PASSIVES and PASSIVES[passive.name] is not passive:
         raise ValueError(f"a passive named {passive.name!r} is already registered")
+    passive.mark = 1 << len(PASSIVES)
     PASSIVES[passive.name] = passive
     return passive
 

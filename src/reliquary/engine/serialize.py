@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from .content import Content
+from .effects import PASSIVES
 from .hooks import BASE_CONDITIONS
 from .state import EMPTY, RUIN, Piece, State
 from .types import RESULT_REASONS, SIDES, NotationError, Result, Settings
@@ -81,7 +82,7 @@ def position_to_dict(state: State, view: int | None = None) -> dict[str, Any]:
         "rite_draft": list(state.rite_draft),
         "pools": dict(zip(SIDES, state.pool, strict=True)),
         "regroups": dict(zip(SIDES, state.regroups, strict=True)),
-        "grave_used": dict(zip(SIDES, state.grave_used, strict=True)),
+        "grave_used": {SIDES[p]: state.is_spent(p, "grave_return") for p in (0, 1)},
         "placed": dict(zip(SIDES, state.placed, strict=True)),
         "vigil": state.vigil,
         "eventful": state.eventful,
@@ -206,7 +207,8 @@ def _build(data: dict[str, Any], content: Content) -> State:
     state.pool = [int(data["pools"][s]) for s in SIDES]
     regroups = data.get("regroups") or {}  # absent in positions written before VAR1
     state.regroups = [int(regroups.get(s, 0)) for s in SIDES]
-    state.grave_used = [bool(data["grave_used"][s]) for s in SIDES]
+    grave = PASSIVES["grave_return"].mark
+    state.spent = [grave if data["grave_used"][s] else 0 for s in SIDES]
     state.placed = [int(data["placed"][s]) for s in SIDES]
     state.vigil = int(data["vigil"])
     state.eventful = bool(data["eventful"])

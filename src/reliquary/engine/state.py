@@ -375,7 +375,9 @@ class State:
         self.relic_carrier = [-1, -1]  # relic p carried by this piece id
         self.pool = [0, 0]             # killed Minions waiting on the faction card
         self.regroups = [0, 0]         # REGROUPs played (VAR1)
-        self.grave_used = [False, False]
+        #: Each player's once-per-game effects already used (Grave Tide's return, D11),
+        #: as bits of :attr:`reliquary.engine.effects.Passive.mark`.
+        self.spent = [0, 0]
         self.placed = [0, 0]           # pieces deployed (S6)
         self.vigil = settings.vigil_start  # S4, VAR3
         self.eventful = False          # V1: something happened this round
@@ -386,7 +388,9 @@ class State:
         self.result: Result | None = None
         self.stack: list[Frame] = [("ruin", 0, self._tables.row.ruins // 2)]
         self._options: list[Option] | None = None
-        self._grave_trigger = -1
+        #: A decision a rule triggered mid-step (a Grave Tide return, D11), pushed as soon
+        #: as the step is over (:meth:`trigger`).
+        self._trigger: Frame | None = None
         #: Each enabled module's own state (M-MOD), by module name; empty without modules.
         self.module_state: dict[str, ModuleState] = self._rules.new_module_state()
         #: What is left of the current hit's reductions (M-MOD-9); -1: no hit is on.
@@ -462,7 +466,7 @@ class State:
         self.relic_carrier = src.relic_carrier[:]
         self.pool = src.pool[:]
         self.regroups = src.regroups[:]
-        self.grave_used = src.grave_used[:]
+        self.spent = src.spent[:]
         self.placed = src.placed[:]
         self.vigil = src.vigil
         self.eventful = src.eventful
@@ -473,7 +477,7 @@ class State:
         self.result = src.result
         self.stack = src.stack[:]
         self._options = None if src._options is None else src._options[:]
-        self._grave_trigger = src._grave_trigger
+        self._trigger = src._trigger
         # Without modules the (empty, never written) dict is shared.
         modules = src.module_state
         self.module_state = {k: m.copy() for k, m in modules.items()} if modules else modules
@@ -489,7 +493,7 @@ class State:
             self.ruins, self.relic_sq[0], self.relic_sq[1],
             tuple(sorted(self.hands[0])), tuple(sorted(self.hands[1])), self.waiting,
             self.vigil, self.eventful, self.current, self.played, self.first, self.rites[0],
-            self.rites[1], self.pool[0], self.pool[1], self.grave_used[0], self.grave_used[1],
+            self.rites[1], self.pool[0], self.pool[1], self.spent[0], self.spent[1],
             self.factions[0], self.factions[1], tuple(self.stack), self.result,
             tuple([m.key() for m in modules.values()]) if modules else (),
         )
@@ -634,7 +638,7 @@ class State:
                 handler(self, frame, chosen)
             else:
                 self._rules.decisions[kind].apply(self, frame, chosen)
-        self._queue_grave_return()
+        self._queue_trigger()
         self._advance()
 
     def concede(self, loser: int, reason: Reason = "resign") -> None:
@@ -656,12 +660,17 @@ class State:
         what = "ran out of time" if reason == "timeout" else "resigned"
         self._finish(Result(1 - loser, reason, detail=f"{PLAYER_NAMES[loser]} {what}"))
 
-    def _queue_grave_return(self) -> None:
-        """D11: a Grave Tide return asked right after the kill that triggered it."""
-        if self._grave_trigger >= 0:
+    def trigger(self, frame: Frame) -> None:
+        """Ask for a decision right after the step that is being resolved (D11: a Grave
+        Tide return right after the kill that triggered it)."""
+        self._trigger = frame
+
+    def _queue_trigger(self) -> None:
+        frame = self._trigger
+        if frame is not None:
             if self.result is None:
-                self.stack.append(("grave_return", self._grave_trigger))
-            self._grave_trigger = -1
+                self.stack.append(frame)
+            self._trigger = None
 
     def _add_piece(self, piece: Piece) -> None:
         """Put a new piece on the board (its id not yet used)."""
@@ -759,7 +768,7 @@ class State:
             if kind == "end_turn":  # the usual automatic step, called directly
                 self.stack.pop()
                 self._end_turn()
-                self._queue_grave_return()
+                self._queue_trigger()
                 continue
             # Options are worked out only when asked for. The usual decisions of a turn
             # by name first (compiled: a string compare costs less than the set lookup).
@@ -771,13 +780,13 @@ class State:
             if auto is not None:
                 self.stack.pop()
                 auto(self, frame)
-                self._queue_grave_return()  # an automatic push (Gale) can kill too
+                self._queue_trigger()  # an automatic push (Gale) can kill too
                 continue
             module_kind = self._rules.decisions.get(kind)
             if module_kind is not None and module_kind.automatic:
                 self.stack.pop()
                 module_kind.run(self, frame)
-                self._queue_grave_return()
+                self._queue_trigger()
                 continue
             options = self._compute_options(frame)
             if options:
@@ -972,6 +981,10 @@ class State:
         self.board[sq] = EMPTY
         if self.events is not None:
             self._emit("ruin_removed", square=sq)
+
+    def is_spent(self, player: int, passive: str) -> bool:
+        """Whether ``player`` has used the once-per-game passive called ``passive``."""
+        return bool(self.spent[player] & PASSIVES[passive].mark)
 
     def interact_actions(self, player: int) -> list[str]:
         """M-MOD-3: the INTERACT actions ``player`` can complete now (none without
@@ -1388,7 +1401,7 @@ BY_MINIONS: Final = "more Minions"
 POSITION_FIELDS: Final = (
     "board", "ruins", "pieces", "next_id", "factions", "secret_faction", "hands",
     "waiting", "dealt", "first", "rites", "rite_draft", "relic_sq", "relic_carrier", "pool",
-    "regroups", "grave_used", "placed", "vigil", "eventful", "rounds", "turns_taken",
+    "regroups", "spent", "placed", "vigil", "eventful", "rounds", "turns_taken",
     "current", "played", "result", "stack", "module_state",
 )
 RULES_FIELDS: Final = (
@@ -1396,7 +1409,7 @@ RULES_FIELDS: Final = (
     "_vigil_reset_any", "_pool_killed", "_regroup_limit", "_vigil_start", "_round_cap",
     "_rules", "geometry", "_tables", "_own",
 )
-SCRATCH_FIELDS: Final = ("_options", "_grave_trigger", "_reduce_left", "events")
+SCRATCH_FIELDS: Final = ("_options", "_trigger", "_reduce_left", "events")
 #: Every field of a :class:`Piece` (``conds`` and ``bans``: its conditions, M-MOD-3).
 PIECE_FIELDS: Final = ("id", "owner", "hero", "hp", "max_hp", "sq", "harrowed", "stepped",
                        "conds", "bans")
