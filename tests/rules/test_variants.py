@@ -76,7 +76,8 @@ def test_D23_grave_tide_returns_a_minion_killed_by_its_own_ordeal_roll(build):
     decision = state.decision()
     assert decision.kind == "grave_return" and decision.player == KEY
     act(state, "b1")
-    assert at(state, "b1") is not None and state.pool[KEY] == 0 and state.is_spent(KEY, "grave_return")
+    assert at(state, "b1") is not None and state.pool[KEY] == 0
+    assert state.is_spent(KEY, "grave_return")
 
 
 # ---------------------------------------------------------------------- D24
