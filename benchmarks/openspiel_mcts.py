@@ -134,10 +134,8 @@ def play_one(args: tuple[str, int, int, Budget, int, int]) -> dict[str, Any]:
         seat = state.current_player()
         turn = (seat, state.engine.turns_taken[seat])
         t0 = time.perf_counter()
-        if seat == our_seat:
-            action = state.action_of(ours.choose(state.engine))
-        else:
-            action = bot.step(state)
+        action = (state.action_of(ours.choose(state.engine)) if seat == our_seat
+                  else bot.step(state))
         turns[turn] += time.perf_counter() - t0
         state.apply_action(action)
     winner = state.engine.winner

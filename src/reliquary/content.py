@@ -111,8 +111,8 @@ def help_fields(content: Content | None = None, settings: Settings | None = None
 
 class HelpLine(TableText):
     """A help card's paragraph; ``when`` keeps it to games with those rule settings
-    (``when = { los = "straight" }``; ``"*"``: any value but none); ``{vigil}``, ``{hand}``, ``{deal}`` and
-    ``{regroup_limit}`` name the game's numbers."""
+    (``when = { los = "straight" }``; ``"*"``: any value but none); ``{vigil}``,
+    ``{hand}``, ``{deal}`` and ``{regroup_limit}`` name the game's numbers."""
 
     when: dict[str, str | int] = Field(default_factory=dict)
 

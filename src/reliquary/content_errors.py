@@ -4,10 +4,10 @@ The engine's models check every entry; this module turns what they find into lin
 designer reads: the file, the entry, the field and what was expected, with "did you
 mean" for a misspelt name, and none of the validation library's own vocabulary.
 
->>> from reliquary.engine import Card
 >>> entry = {"id": "Bolt", "seal": "skul", "diagram": [[0, 1]], "attack": "faction"}
->>> entry_problems("cards.toml", {"content": "cards", "card": [entry]})
-["cards.toml: card Bolt: field 'seal': expected 'key' or 'skull', got 'skul' (did you mean 'skull'?)"]
+>>> print(*entry_problems("cards.toml", {"content": "cards", "card": [entry]}))
+cards.toml: card Bolt: field 'seal': expected 'key' or 'skull', got 'skul' \
+(did you mean 'skull'?)
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import re
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
+from pydantic_core import ErrorDetails
 
 from .cardtext import LANGS, ROLES, WordingFile, attack_text, check_numbers, faction_text
 from .engine import AttackLine, Card, Faction, Rite
@@ -36,7 +37,7 @@ def did_you_mean(word: object, choices: list[str] | tuple[str, ...]) -> str:
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
-def _expected(error: dict[str, Any]) -> list[str]:
+def _expected(error: ErrorDetails) -> list[str]:
     expected = str((error.get("ctx") or {}).get("expected", ""))
     return re.findall(r"'([^']*)'", expected)
 
@@ -67,7 +68,7 @@ def plain_errors(err: ValidationError, model: type[BaseModel] | None = None
         value = error["input"]
         if branches:
             literal = branches[0].startswith("literal[")
-            if literal and isinstance(value, dict) or not literal and isinstance(value, str):
+            if (literal and isinstance(value, dict)) or (not literal and isinstance(value, str)):
                 continue  # the other form's complaint: not what the designer wrote
         path = [p for p in loc if not _BRANCH.search(p)]
         field = ".".join(path)

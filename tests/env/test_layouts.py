@@ -45,17 +45,23 @@ def test_environments_take_the_layout() -> None:
         gym = ReliquaryGymEnv(opponent="random", layout=layout)
         obs, _ = gym.reset(seed=1)
         assert obs["observation"].shape == gym.observation_space["observation"].shape
-        seen: list[tuple[int, ...]] = []
-
-        def policy(observation: np.ndarray, mask: np.ndarray) -> int:
-            seen.append(observation.shape)
-            return int(np.flatnonzero(mask)[0])
-
-        state = reliquary.new_game()
-        PolicyAgent(policy, layout=layout).choose(state)
+        seen = _shapes_seen_by_a_policy(layout)
         assert seen == [obs["observation"].shape]
     with pytest.raises(ValueError, match="layout"):
         PolicyAgent(lambda o, m: 0, layout="nchw")
+
+
+def _shapes_seen_by_a_policy(layout: str) -> list[tuple[int, ...]]:
+    from reliquary.env import PolicyAgent
+
+    seen: list[tuple[int, ...]] = []
+
+    def policy(observation: np.ndarray, mask: np.ndarray) -> int:
+        seen.append(observation.shape)
+        return int(np.flatnonzero(mask)[0])
+
+    PolicyAgent(policy, layout=layout).choose(reliquary.new_game())
+    return seen
 
 
 def test_openspiel_is_channels_first_with_named_planes() -> None:

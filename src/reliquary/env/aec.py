@@ -26,8 +26,9 @@ a seeded run is reproducible.
 Observations are dicts, as PettingZoo's classic games give them: ``observation``,
 float32 planes of shape ``(planes, n, n)`` (channels first, like OpenSpiel; each plane
 named by ``observer.plane_names()``; ``layout="channels_last"`` gives the older
-``(n, n, planes)``) from the observing agent's point of view, and ``action_mask``, int8 over the fixed
-action space (only the agent to act has ones). See :mod:`reliquary.env.encoding`.
+``(n, n, planes)``) from the observing agent's point of view, and ``action_mask``,
+int8 over the fixed action space (only the agent to act has ones). See
+:mod:`reliquary.env.encoding`.
 Rewards come at the end: +1 to the winner, −1 to the loser, 0 each for a draw (the
 round cap, D19, is a rule of the game and ends it as a draw: a termination, not a
 truncation).

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -159,7 +160,7 @@ def bold_width(text: str, size: float) -> float:
     return float(stringWidth(text, BOLD, size))
 
 
-def fit_paragraphs(ctx: Context, c: Canvas, parts: list[Block], x: float, top: float,
+def fit_paragraphs(ctx: Context, c: Canvas, parts: Sequence[Block], x: float, top: float,
                    width: float, height: float, *, max_size: float = 7.5,
                    min_size: float = MIN_READABLE, align: str = "left", gap: float = 0.35,
                    name: str = "") -> float:

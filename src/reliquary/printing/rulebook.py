@@ -148,7 +148,7 @@ def _keep_headings(story: list[Flowable], headings: set[int]) -> list[Flowable]:
     return out
 
 
-class _Together(Flowable):
+class _Together(Flowable):  # type: ignore[misc]  # reportlab has no type hints
     """Flowables placed as one: the frame moves them on to the next column together."""
 
     def __init__(self, parts: list[Flowable]) -> None:
