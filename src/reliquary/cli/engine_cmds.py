@@ -24,6 +24,7 @@ from ..engine import (
     position_from_dict,
     replay,
 )
+from ..engine.modules import SPECIFIED, registered
 from ..selfplay import record_random_game, run_selfplay
 from ..text import render_diagram, render_state
 from .options import content_option, settings_from_options, settings_options
@@ -220,8 +221,20 @@ def rules(cards: bool, content_dir: Path | None) -> None:
          "RULES.md §11 variants are off by default):")
     defaults = Settings().as_dict()
     for name, text in SETTINGS_HELP.items():
+        if name == "modules":
+            continue
         default = "no limit" if defaults[name] is None else defaults[name]
         echo(f"  {name:<15} default {default!s:<10} {text}")
+    echo("\nRule modules (MODULES.md; off by default: --module NAME, options as "
+         "--module-option MODULE.OPTION=VALUE):")
+    modules = registered()
+    for module in modules.values():
+        echo(f"  {module.name:<15} {module.title} ({module.rules}): {module.summary}")
+        for option, spec in module.options.items():
+            echo(f"    {module.name}.{option:<20} {spec.describe()}. {spec.help}")
+    for name, where in SPECIFIED.items():
+        if name not in modules:
+            echo(f"  {name:<15} specified in {where}; not implemented in this version")
 
 
 COMMANDS: list[click.Command] = [selfplay, show, replay_cmd, rules]

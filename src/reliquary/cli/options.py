@@ -17,8 +17,9 @@ from ..engine import SETTINGS_HELP, Settings
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-#: The keyword each setting's option passes to a command (click's names).
-SETTING_PARAMS = tuple(SETTINGS_HELP)
+#: The keyword each setting's option passes to a command (click's names); the modules
+#: come as ``--module`` and ``--module-option`` (M-MOD-1, M-MOD-2).
+SETTING_PARAMS = tuple(name for name in SETTINGS_HELP if name != "modules")
 
 
 def content_option(func: F) -> F:
@@ -49,6 +50,13 @@ def settings_options(func: F) -> F:
                      show_default=True, help=SETTINGS_HELP["vigil_start"]),
         click.option("--killed-minions", type=click.Choice(["pool", "removed"]),
                      default="pool", show_default=True, help=SETTINGS_HELP["killed_minions"]),
+        click.option("--module", "modules", multiple=True, metavar="NAME",
+                     help="Turn on a rule module (repeat for several; `reliquary rules` "
+                          "lists them). M-MOD-1"),
+        click.option("--module-option", "module_options", multiple=True,
+                     metavar="MODULE.OPTION=VALUE",
+                     help="Set a module's option, e.g. smoulder.damage=2 (a list as "
+                          "a,b). M-MOD-2"),
     ]
     for option in reversed(options):  # click lists options in decorator order
         func = option(func)
@@ -57,7 +65,27 @@ def settings_options(func: F) -> F:
 
 def settings_from_options(params: dict[str, Any]) -> Settings:
     """Take the settings' values out of a command's parameters (removing them)."""
+    data: dict[str, Any] = {name: params.pop(name) for name in SETTING_PARAMS}
+    modules = params.pop("modules", ())
+    for text in params.pop("module_options", ()):
+        key, eq, value = text.partition("=")
+        if not eq or "." not in key:
+            raise click.BadParameter(f"{text!r}: write a module option as MODULE.OPTION=VALUE",
+                                     param_hint="--module-option")
+        data[key.strip()] = parse_option_value(value.strip())
+    if modules:
+        data["modules"] = list(modules)
     try:
-        return Settings.from_dict({name: params.pop(name) for name in SETTING_PARAMS})
+        return Settings.from_dict(data)
     except ValueError as err:
         raise click.BadParameter(str(err)) from None
+
+
+def parse_option_value(text: str) -> Any:
+    """A module option's value from the command line: a whole number, a list (``a,b``;
+    ``,`` alone is the empty list) or a name."""
+    if text.lstrip("-").isdigit():
+        return int(text)
+    if "," in text:
+        return [part.strip() for part in text.split(",") if part.strip()]
+    return text
