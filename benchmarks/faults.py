@@ -1,0 +1,538 @@
+"""Fault injection: do the tests notice a realistic fault? (issue 31; a script, not a test)
+
+A hand-kept list of small faults (:data:`FAULTS`) — a limit off by one, a flipped sign,
+a wrong default, a skipped check, a missing field — each a source edit in one module of
+the package. The script copies ``src/reliquary`` once into a temporary folder (never
+touching the working tree, which others may be editing), then for each fault applies
+its edit to the copy, runs that module's tests against the copy (``PYTHONPATH`` points
+at it; the pure-Python engine, ``RELIQUARY_PURE=1``), and puts the file back. A fault
+is *caught* when the tests fail (or hang past the time limit), *missed* when they pass.
+A test that fails on the unchanged copy too (someone's work in progress) cannot catch
+anything: when one stops a fault's run, it is checked on the unchanged copy, and if it
+fails there it is left out from then on (and listed at the end).
+
+At the end it prints caught/total per area and the missed faults by name::
+
+    python benchmarks/faults.py                      # every fault (about 10 minutes)
+    python benchmarks/faults.py --area lab --area env
+    python benchmarks/faults.py --only clock- --only tokens-
+    python benchmarks/faults.py --list               # the faults and their tests
+    python benchmarks/faults.py --json faults.json   # also write the results
+
+A fault whose text is no longer in the source (the code moved on) is reported as
+*stale* and not counted: update or drop it. See ``docs/testing.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "src" / "reliquary"
+
+
+@dataclass(frozen=True)
+class Fault:
+    """One realistic fault: ``edits`` (old text, new text) applied to ``module`` (a path
+    under ``src/reliquary``); each old text must occur there exactly once."""
+
+    area: str
+    name: str
+    module: str
+    edits: tuple[tuple[str, str], ...]
+    why: str  # what a user would meet
+
+
+def fault(area: str, name: str, module: str, old: str, new: str, why: str,
+          *more: tuple[str, str]) -> Fault:
+    return Fault(area, name, module, ((old, new), *more), why)
+
+
+# ---------------------------------------------------------------------- the tests per module
+#: The tests a fault in each module is run against (its own tests; slow end-to-end
+#: suites are left to CI). Paths are relative to the repository root.
+TESTS: dict[str, tuple[str, ...]] = {
+    "web/guard.py": ("tests/web/test_pinned_web.py", "tests/web/test_trust.py"),
+    "web/schemas.py": ("tests/web/test_pinned_clock.py", "tests/web/test_trust.py"),
+    "web/clock.py": ("tests/web/test_pinned_clock.py",
+                     "tests/web/test_capacity.py::test_a_clock_running_out_loses_the_game_on_time",
+                     "tests/web/test_capacity.py::test_the_clock_ends_a_game_with_nobody_connected"),
+    "web/games.py": ("tests/web/test_pinned_web.py", "tests/web/test_trust.py",
+                     "tests/web/test_api.py"),
+    "web/ai_pool.py": ("tests/web/test_pinned_web.py", "tests/web/test_ai_memory.py"),
+    "web/live.py": ("tests/web/test_pinned_web.py",
+                    "tests/web/test_capacity.py::test_sqlite_watchers_see_another_process_by_a_slow_poll"),
+    "lab/metrics.py": ("tests/lab/test_pinned_lab.py", "tests/lab/test_metrics.py"),
+    "lab/sprt.py": ("tests/lab/test_pinned_lab.py", "tests/lab/test_sprt.py"),
+    "lab/spec.py": ("tests/lab/test_pinned_lab.py", "tests/lab/test_spec.py"),
+    "lab/runner.py": ("tests/lab/test_pinned_lab.py", "tests/lab/test_spec.py",
+                      "tests/lab/test_metrics.py"),
+    "printing/tokens.py": ("tests/printing/test_pinned_print.py",
+                           "tests/printing/test_board_tokens_rules.py"),
+    "printing/sheets.py": ("tests/printing/test_pinned_print.py", "tests/printing/test_sheets.py"),
+    "printing/export.py": ("tests/printing/test_pinned_print.py", "tests/printing/test_export.py"),
+    "web/print_routes.py": ("tests/printing/test_web.py",),
+    "env/encoding.py": ("tests/env/test_planes.py", "tests/env/test_encoding.py"),
+    "env/aec.py": ("tests/env/test_planes.py", "tests/env/test_pettingzoo.py"),
+    "engine/state.py": ("tests/rules/test_variants.py", "tests/rules/test_vigil_end.py"),
+    "ai/evaluation.py": ("tests/ai/test_pinned_ai.py", "tests/ai/test_vigil.py",
+                         "tests/ai/test_search.py"),
+    "ai/search.py": ("tests/ai/test_pinned_ai.py", "tests/ai/test_vigil.py",
+                     "tests/ai/test_search.py"),
+}
+
+# ---------------------------------------------------------------------- the faults
+FAULTS: tuple[Fault, ...] = (
+    # -- web: guard, schemas, games, clock, live, AI pool -------------------------------
+    fault("web", "guard-body-limit-at-size", "web/guard.py",
+          "        if size > limit:\n            return size",
+          "        if size >= limit:\n            return size",
+          "a body of exactly the limit is refused (streamed)"),
+    fault("web", "guard-declared-limit-at-size", "web/guard.py",
+          "int(declared) > limit", "int(declared) >= limit",
+          "a body of exactly the limit is refused (Content-Length)"),
+    fault("web", "guard-client-cap-off-by-one", "web/guard.py",
+          ">= self.limits.sockets_per_client", "> self.limits.sockets_per_client",
+          "a client may open one socket more than its cap"),
+    fault("web", "guard-game-cap-skipped", "web/guard.py",
+          ">= self.limits.sockets_per_game", ">= self.limits.sockets_per_game + 1000",
+          "a game takes any number of watchers"),
+    fault("web", "guard-no-refill", "web/guard.py",
+          "level + (now - since) * self.rate", "level",
+          "a rate-limited client never gets new games again"),
+    fault("web", "guard-depth-off-by-one", "web/guard.py",
+          "if depth > self.limits.max_json_depth:", "if depth > self.limits.max_json_depth + 1:",
+          "JSON one level deeper than the limit passes"),
+    fault("web", "schema-increment-bound", "web/schemas.py",
+          "le=60,", "le=600,", "an increment of ten minutes a move is accepted"),
+    fault("web", "schema-initial-bound", "web/schemas.py",
+          "ge=10, le=3 * 3600", "ge=1, le=3 * 3600", "a one-second clock is accepted"),
+    fault("web", "clock-grace-5s", "web/clock.py",
+          "if left[running] <= 0:", "if left[running] <= -5:",
+          "a loss on time comes five seconds late"),
+    fault("web", "clock-first-decision-timed", "web/clock.py",
+          "if started[player]:", "if True:",
+          "the wait for a side's first turn decision eats its clock"),
+    fault("web", "clock-increment-late", "web/clock.py",
+          "initial + increment * state.turns_taken[p]",
+          "initial + increment * max(0, state.turns_taken[p] - 1)",
+          "the first turn's increment is never added"),
+    fault("web", "clock-running-half", "web/clock.py",
+          "used[running] += max(0.0, now - previous)",
+          "used[running] += max(0.0, now - previous) / 2",
+          "the running side's clock runs at half speed"),
+    fault("web", "games-hotseat-secret-shown", "web/games.py",
+          "(p not in seats or len(seats) == 2)", "(p not in seats)",
+          "hot seat: the second chooser sees the first one's secret faction"),
+    fault("web", "games-bar-for-the-ai", "web/games.py",
+          "ai_evaluation(session.id, state, 1 - session.ai_seat())",
+          "ai_evaluation(session.id, state, session.ai_seat())",
+          "the evaluation bar shows the AI's side"),
+    fault("web", "games-tiebreak-always", "web/games.py",
+          '"tiebreak": (result.get("detail") or None)\n'
+          '                  if result.get("reason") == "vigil" else None}',
+          '"tiebreak": (result.get("detail") or None)}',
+          "a Hero kill shows a Vigil tie-break"),
+    fault("web", "pool-bar-not-turned", "web/ai_pool.py",
+          "return round(-brain.value, 3)", "return round(brain.value, 3)",
+          "after the AI's search the bar shows the AI's value"),
+    fault("web", "pool-bar-finished-flipped", "web/ai_pool.py",
+          "(1.0 if winner == human else -1.0)", "(-1.0 if winner == human else 1.0)",
+          "a won game shows a full bar for the loser"),
+    fault("web", "pool-spent-not-summed", "web/ai_pool.py",
+          'brain.spent += result["seconds"]', 'brain.spent = result["seconds"]',
+          "the AI overspends its per-turn budget on a third think"),
+    fault("web", "pool-no-reserve", "web/ai_pool.py",
+          "seconds = (budget * 0.85 if brain.spent == 0.0",
+          "seconds = (budget if brain.spent == 0.0",
+          "the first think leaves nothing for a think after a die roll"),
+    fault("web", "live-client-messages-ignored", "web/live.py",
+          '                return\n            activity[0] = time.monotonic()',
+          '                return',
+          "a socket whose client talks is still closed as idle"),
+    fault("web", "live-poll-first-change-only", "web/live.py",
+          "            seen = now\n", "            seen = {**now, **seen}\n",
+          "on SQLite, watchers hear of another process's first move only"),
+    # -- lab ------------------------------------------------------------------------
+    fault("lab", "bt-first-move-sign", "lab/metrics.py",
+          'move = 1.0 if first == "key" else -1.0 if first == "skull" else 0.0',
+          'move = -1.0 if first == "key" else 1.0 if first == "skull" else 0.0',
+          "the first-move advantage is reported with the wrong sign"),
+    fault("lab", "bt-draws-as-losses", "lab/metrics.py",
+          'ys.append(1.0 if winner == "key" else 0.5 if winner is None else 0.0)',
+          'ys.append(1.0 if winner == "key" else 0.0)',
+          "draws count as Skull wins in the strengths"),
+    fault("lab", "fpa-draws-whole", "lab/metrics.py",
+          "return _score(wins + 0.5 * draws, len(first)",
+          "return _score(wins + draws, len(first)",
+          "a draw counts as a first-player win"),
+    fault("lab", "seat-score-draws-ignored", "lab/metrics.py",
+          'return _score(o["key"] + 0.5 * o["draws"]', 'return _score(o["key"]',
+          "the Key seat's score leaves out its draws"),
+    fault("lab", "paired-sprt-full-alpha", "lab/sprt.py",
+          "self.higher = WaldSPRT(0.5, 0.5 + self.effect, self.alpha / 2, self.beta)",
+          "self.higher = WaldSPRT(0.5, 0.5 + self.effect, self.alpha, self.beta)",
+          "a two-sided test that false-alarms at 1.5 α"),
+    fault("lab", "half-width-factor", "lab/sprt.py",
+          "+ 0.5 * math.log(total / variance)", "+ math.log(total / variance)",
+          "the always-valid interval is wider than it should be"),
+    fault("lab", "half-width-two-dropped", "lab/sprt.py",
+          "math.sqrt(2 * variance * total", "math.sqrt(variance * total",
+          "the always-valid interval is too narrow: false alarms"),
+    fault("lab", "wald-upper-bound", "lab/sprt.py",
+          "math.log((1 - self.beta) / self.alpha)", "math.log(1 / self.alpha)",
+          "Wald's upper threshold ignores β"),
+    fault("lab", "cs-equivalence-or", "lab/sprt.py",
+          "if -self.margin < low and high < self.margin:",
+          "if -self.margin < low or high < self.margin:",
+          "'no difference' declared with an interval far wider than the margin"),
+    fault("lab", "spec-hash-no-pairings", "lab/spec.py",
+          '"pairings": self.pairings, ', "",
+          "a resumed run mixes two tournaments with different faction pairings"),
+    fault("lab", "spec-all-same-faction", "lab/spec.py",
+          "for b in faction_ids if a != b]", "for b in faction_ids]",
+          '"all" pairs a faction with itself'),
+    fault("lab", "runner-kills-other-seat", "lab/runner.py",
+          'killed[data["owner"]] += 1', 'killed[1 - data["owner"]] += 1',
+          "kills credited to the killer's seat, not the victim's"),
+    fault("lab", "runner-tiebreak-always", "lab/runner.py",
+          '"tiebreak": result.detail if result.reason == "vigil" else None,',
+          '"tiebreak": result.detail,', "the tie-break column filled for every ending"),
+    fault("lab", "runner-rounds-plus-one", "lab/runner.py",
+          '"rounds": state.rounds,', '"rounds": state.rounds + 1,',
+          "game lengths one round too long"),
+    # -- printing -------------------------------------------------------------------
+    fault("printing", "tokens-damage-one-hero", "printing/tokens.py",
+          "[_damage] * (2 * max_hp + SPARE_DAMAGE)", "[_damage] * (max_hp + SPARE_DAMAGE)",
+          "damage tokens for one Hero only"),
+    fault("printing", "tokens-no-spare-minions", "printing/tokens.py",
+          "* (max_minions + SPARE_MINIONS))", "* max_minions)",
+          "no Minions for the rites' new ones"),
+    fault("printing", "tokens-ruins-short", "printing/tokens.py",
+          "[ruin] * max_ruins", "[ruin] * (max_ruins - 1)", "one Ruin token short"),
+    fault("printing", "tokens-harrow-three", "printing/tokens.py",
+          "[_harrow] * 4", "[_harrow] * 3", "three Harrow marks instead of four"),
+    fault("printing", "sheets-order-bottom-up", "printing/sheets.py",
+          "self.y0 + (self.rows - 1 - row) * self.pitch_y", "self.y0 + row * self.pitch_y",
+          "cards fill the sheet from the bottom"),
+    fault("printing", "sheets-crop-gap-zero", "printing/sheets.py",
+          "CROP_GAP = 1.0 * mm", "CROP_GAP = 0.0 * mm", "crop marks touch the cards"),
+    fault("printing", "sheets-bleed-not-centred", "printing/sheets.py",
+          "x0 = (page[0] - cols * pitch_x) / 2 + bleed", "x0 = (page[0] - cols * pitch_x) / 2",
+          "with bleed the cards sit off their bleed boxes, into the margin"),
+    fault("printing", "sheets-one-margin", "printing/sheets.py",
+          "rows = math.floor((page[1] - 2 * MIN_MARGIN + 1e-6) / pitch_y)",
+          "rows = math.floor((page[1] - MIN_MARGIN + 1e-6) / pitch_y)",
+          "a row of cards too many runs into the margin"),
+    fault("printing", "sheets-top-marks-inward", "printing/sheets.py",
+          "c.line(x, top + CROP_GAP, x, top + CROP_GAP + CROP_LEN)",
+          "c.line(x, top - CROP_GAP, x, top - CROP_GAP - CROP_LEN)",
+          "the top crop marks are drawn into the cards"),
+    fault("printing", "png-size-truncated", "printing/export.py",
+          "return round(length_mm / 25.4 * dpi)", "return int(length_mm / 25.4 * dpi)",
+          "PNG cards a pixel short"),
+    fault("printing", "png-one-bleed", "printing/export.py",
+          "pixel_size(63.5 + 2 * b, dpi), pixel_size(88.9 + 2 * b, dpi)",
+          "pixel_size(63.5 + b, dpi), pixel_size(88.9 + b, dpi)",
+          "PNG cards carry bleed on one side only"),
+    fault("printing", "tts-no-reserved-slot", "printing/export.py",
+          "per_sheet = TTS_COLUMNS * TTS_ROWS - 1", "per_sheet = TTS_COLUMNS * TTS_ROWS",
+          "a 70-card deck sheet fills Tabletop Simulator's reserved slot"),
+    fault("printing", "web-print-no-cache", "web/print_routes.py",
+          "if cached is not None:", "if False:",
+          "every download draws the PDF again", ("if key not in _cache:", "if True:")),
+    fault("printing", "web-print-cache-ignores-lang", "web/print_routes.py",
+          "key = (content.fingerprint, paper, lang)", "key = (content.fingerprint, paper)",
+          "the English download serves the Spanish PDF"),
+    # -- environments ---------------------------------------------------------------
+    fault("env", "planes-hp-by-four", "env/encoding.py",
+          "self._max_hp = max([f.hero_hp for f in content.factions] + [4])",
+          "self._max_hp = 4", "HP scaled by 4, not the largest Hero HP"),
+    fault("env", "planes-hp-own-max", "env/encoding.py",
+          'min(piece.hp / self._max_hp, 1.0)', 'min(piece.hp / max(piece.max_hp, 1), 1.0)',
+          "HP as a share of the piece's own maximum"),
+    fault("env", "planes-no-limit-zero", "env/encoding.py",
+          "1.0 if limit is None else", "0.0 if limit is None else",
+          "no regroup limit reads as no regroups left"),
+    fault("env", "planes-regroups-not-scaled", "env/encoding.py",
+          "max(limit - state.regroups[who], 0) / limit if limit else 0.0",
+          "min(max(limit - state.regroups[who], 0), 1) if limit else 0.0",
+          "regroups left not scaled by the limit"),
+    fault("env", "planes-rounds-fixed-cap", "env/encoding.py",
+          "state.rounds / state.settings.round_cap", "state.rounds / 200",
+          "rounds against the default cap, not the game's"),
+    fault("env", "planes-pool-scale", "env/encoding.py",
+          "state.pool[who] / self._minions", "state.pool[who] / (self._minions + 1)",
+          "the pool scaled by one Minion too many"),
+    fault("env", "planes-first-turn-before-setup", "env/encoding.py",
+          "float(started and state.turns_taken[who] == 0)",
+          "float(state.turns_taken[who] == 0)",
+          "the first-turn flag is set during the setup"),
+    fault("env", "planes-goes-first-key", "env/encoding.py",
+          "float(state.first == player)", "float(state.first == 0)",
+          "'goes first' says Key for both players"),
+    fault("env", "planes-to-move-key", "env/encoding.py",
+          "float(decision.player == player)", "float(decision.player == 0)",
+          "'to move' says Key for both players"),
+    fault("env", "aec-mask-for-both", "env/aec.py",
+          "if agent == self.agent_selection and not self.engine.is_terminal",
+          "if not self.engine.is_terminal",
+          "the agent not to move gets the mover's legal actions"),
+    # -- variants in the engine -------------------------------------------------------
+    fault("variants", "var3-deal-six", "engine/state.py",
+          "s.vigil = s._vigil_start  # S4; VAR3", "s.vigil = 6  # S4; VAR3",
+          "VAR3: the deal sets the Vigil to 6"),
+    fault("variants", "var3-reset-six", "engine/state.py",
+          "self.vigil = self._vigil_start  # V1; VAR3", "self.vigil = 6  # V1; VAR3",
+          "VAR3: an eventful round resets the Vigil to 6"),
+    fault("variants", "var3-rite-six", "engine/state.py",
+          "s.vigil = s._vigil_start  # T5, D7; VAR3", "s.vigil = 6  # T5, D7; VAR3",
+          "VAR3: a rite sets the Vigil to 6"),
+    fault("variants", "var1-limit-off-by-one", "engine/state.py",
+          "and (limit < 0 or self.regroups[player] < limit))",
+          "and (limit < 0 or self.regroups[player] <= limit))",
+          "VAR1: one regroup more than the limit"),
+    fault("variants", "var2-minion-damage-resets", "engine/state.py",
+          "        piece.hp -= amount\n        if piece.hero or self._vigil_reset_any:",
+          "        piece.hp -= amount\n        if True:",
+          "VAR2: a Minion's damage resets the Vigil"),
+    fault("variants", "var4-removed-to-pool", "engine/state.py",
+          "self._pool_killed = settings.killed_minions == \"pool\"",
+          "self._pool_killed = True", "VAR4: removed Minions still reach the pool"),
+    # -- AI -------------------------------------------------------------------------
+    fault("ai", "win-later-is-better", "ai/evaluation.py",
+          "return WIN - ply if winner == player else -WIN + ply",
+          "return WIN + ply if winner == player else -WIN - ply",
+          "the search prefers a slower win and a sooner loss"),
+    fault("ai", "danger-threshold", "ai/evaluation.py",
+          "danger = 1.0 if pieces[h].hp > 2 else 1.6",
+          "danger = 1.0 if pieces[h].hp > 1 else 1.6",
+          "a Hero at 2 HP is not treated as in danger"),
+    fault("ai", "t8-in-can-reset-skipped", "ai/evaluation.py",
+          "        return False  # T8\n    targets = ", "        pass  # T8\n    targets = ",
+          "a first-turn attack is counted as a Vigil reset (T8)"),
+    fault("ai", "t8-in-can-reset-wrong-player", "ai/evaluation.py",
+          'and state.turns_taken[player] == 0:\n        return False  # T8\n    targets = ',
+          'and 0 in state.turns_taken:\n        return False  # T8\n    targets = ',
+          "T8 read from the other player's first turn"),
+    fault("ai", "last-hp-threshold", "ai/evaluation.py",
+          "(0.0 if p.hp > 1 else -w.hero_last_hp)", "(0.0 if p.hp > 2 else -w.hero_last_hp)",
+          "a Hero at 2 HP is scored as at its last"),
+    fault("ai", "en-prise-strict", "ai/evaluation.py",
+          "if reach_damage >= hero.hp:", "if reach_damage > hero.hp:",
+          "a Hero that can be killed exactly is not seen as en prise"),
+    fault("ai", "vigil-clock-short", "ai/evaluation.py",
+          "return leader, state.settings.vigil_start + 1",
+          "return leader, state.settings.vigil_start",
+          "the Vigil clock counts one round too few after an eventful round"),
+    fault("ai", "regroupable-limit-ignores-used", "ai/evaluation.py",
+          "pool = min(pool, max(settings.regroup_limit - state.regroups[player], 0))",
+          "pool = min(pool, settings.regroup_limit)",
+          "regroups already played still count as to come"),
+    fault("ai", "search-own-line-repetition", "ai/search.py",
+          "(rkey in self.seen or rkey in self.path)", "rkey in self.seen",
+          "the search does not see a loop on its own line"),
+    fault("ai", "search-path-never-popped", "ai/search.py",
+          "left = self.path[rkey] - 1", "left = self.path[rkey]",
+          "turn starts stay on the path: false repetitions on other lines"),
+    fault("ai", "search-contempt-sign", "ai/search.py",
+          "return -self.weights.contempt  # a loop", "return self.weights.contempt  # a loop",
+          "a repetition is valued as a small win"),
+    fault("ai", "search-root-repetition", "ai/search.py",
+          "if ply > 0 and (rkey", "if ply >= 0 and (rkey",
+          "the root position counts as its own repetition"),
+)
+
+
+# ---------------------------------------------------------------------- running
+@dataclass
+class Outcome:
+    fault: Fault
+    status: str  # caught, missed, stale, timeout
+    seconds: float
+    detail: str = ""
+
+
+def copy_package(into: Path) -> Path:
+    """A copy of ``src/reliquary`` (sources and data; no bytecode, no compiled engine)."""
+    target = into / "reliquary"
+    shutil.copytree(PACKAGE, target, ignore=shutil.ignore_patterns(
+        "__pycache__", "*.so", "*.pyd", "*.pyc"))
+    return target
+
+
+def environment(copy_root: Path) -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": str(copy_root), "RELIQUARY_PURE": "1",
+            "PYTHONDONTWRITEBYTECODE": "1", "PYTHONWARNINGS": "ignore"}
+
+
+def pytest_command(tests: Sequence[str], deselect: Iterable[str]) -> list[str]:
+    command = [sys.executable, "-m", "pytest", "-p", "no:xdist", "-p", "no:cacheprovider",
+               "-q", "-x", "--no-header", "-rf", "-W", "ignore", *tests]
+    for node in deselect:
+        command += ["--deselect", node]
+    return command
+
+
+FAILED = re.compile(r"^(?:FAILED|ERROR) (\S+)", re.MULTILINE)
+
+
+def run_tests(tests: Sequence[str], env: dict[str, str], deselect: Iterable[str],
+              timeout: float) -> tuple[int | None, str]:
+    """pytest's exit code (None: it ran past ``timeout``) and its output."""
+    command = pytest_command(tests, deselect)
+    try:
+        done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True,
+                              timeout=timeout, check=False)
+    except subprocess.TimeoutExpired:
+        return None, ""
+    return done.returncode, done.stdout + done.stderr
+
+
+def check_copy_is_imported(copy_root: Path, env: dict[str, str]) -> None:
+    out = subprocess.run([sys.executable, "-c", "import reliquary; print(reliquary.__file__)"],
+                         cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    if not out.stdout.strip().startswith(str(copy_root)):
+        raise SystemExit(f"the tests would import {out.stdout.strip()}, not the copy")
+
+
+class Baseline:
+    """What the unchanged copy's tests do, asked only when a fault's run depends on it:
+    a test that fails without any fault cannot catch one (someone's work in progress),
+    so it is left out of every later run."""
+
+    def __init__(self, env: dict[str, str], timeout: float) -> None:
+        self.env, self.timeout = env, timeout
+        self.good: set[str] = set()
+        self.broken: set[str] = set()
+        self.unimportable: dict[str, bool] = {}
+
+    def fails_unchanged(self, node: str) -> bool:
+        if node not in self.good and node not in self.broken:
+            code, _ = run_tests([node], self.env, (), self.timeout)
+            (self.good if code == 0 else self.broken).add(node)
+        return node in self.broken
+
+    def collects_unchanged(self, module: str) -> bool:
+        if module not in self.unimportable:
+            command = [*pytest_command(TESTS[module], ()), "--collect-only"]
+            done = subprocess.run(command, cwd=ROOT, env=self.env, capture_output=True,
+                                  check=False, timeout=self.timeout)
+            self.unimportable[module] = done.returncode not in (0, 5)
+        return not self.unimportable[module]
+
+
+def inject(fault: Fault, copy: Path, baseline: Baseline, timeout: float) -> Outcome:
+    path = copy / fault.module
+    original = path.read_text(encoding="utf-8")
+    text = original
+    for old, new in fault.edits:
+        if text.count(old) != 1:
+            return Outcome(fault, "stale", 0.0, f"{old!r} occurs {text.count(old)} times")
+        text = text.replace(old, new)
+    start = time.perf_counter()
+    while True:
+        try:
+            path.write_text(text, encoding="utf-8")
+            code, out = run_tests(TESTS[fault.module], baseline.env, baseline.broken, timeout)
+        finally:
+            path.write_text(original, encoding="utf-8")
+        failed = FAILED.findall(out)
+        if code == 1 and failed and baseline.fails_unchanged(failed[0]):
+            continue  # that test fails without the fault too: run again without it
+        break
+    seconds = time.perf_counter() - start
+    if code is None:
+        return Outcome(fault, "timeout", seconds, "the tests ran past the time limit")
+    if code == 0:
+        return Outcome(fault, "missed", seconds)
+    if code == 1:
+        return Outcome(fault, "caught", seconds, failed[0] if failed else "")
+    if not baseline.collects_unchanged(fault.module):
+        return Outcome(fault, "stale", seconds, "the tests do not even load without the fault")
+    return Outcome(fault, "caught", seconds, f"pytest exit {code}: the tests do not load")
+
+
+def report(outcomes: Sequence[Outcome]) -> str:
+    areas = sorted({o.fault.area for o in outcomes}, key=[f.area for f in FAULTS].index)
+    lines = ["", "| area | faults | caught | missed | stale |", "|---|---|---|---|---|"]
+    total = caught = 0
+    for area in areas:
+        mine = [o for o in outcomes if o.fault.area == area]
+        counted = [o for o in mine if o.status != "stale"]
+        hit = sum(o.status in ("caught", "timeout") for o in counted)
+        lines.append(f"| {area} | {len(counted)} | {hit} | {len(counted) - hit} | "
+                     f"{len(mine) - len(counted)} |")
+        total += len(counted)
+        caught += hit
+    share = 100.0 * caught / total if total else 0.0
+    lines.append(f"| **all** | {total} | {caught} ({share:.0f}%) | {total - caught} | "
+                 f"{sum(o.status == 'stale' for o in outcomes)} |")
+    missed = [o for o in outcomes if o.status == "missed"]
+    if missed:
+        lines += ["", "Missed:"]
+        lines += [f"- {o.fault.area}/{o.fault.name}: {o.fault.why}" for o in missed]
+    stale_ones = [o for o in outcomes if o.status == "stale"]
+    if stale_ones:
+        lines += ["", "Stale (the source moved on; update the fault):"]
+        lines += [f"- {o.fault.name}: {o.detail}" for o in stale_ones]
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--area", action="append", help="only this area (repeatable)")
+    parser.add_argument("--only", action="append",
+                        help="only faults whose name contains this (repeatable)")
+    parser.add_argument("--list", action="store_true", help="list the faults and stop")
+    parser.add_argument("--timeout", type=float, default=240.0,
+                        help="seconds a fault's tests may run (past it: caught, as a hang)")
+    parser.add_argument("--json", type=Path, help="also write the outcomes to this file")
+    args = parser.parse_args(argv)
+    chosen = [f for f in FAULTS if (not args.area or f.area in args.area)
+              and (not args.only or any(s in f.name for s in args.only))]
+    if not chosen:
+        parser.error("no fault matches --area/--only")
+    if args.list:
+        for f in chosen:
+            print(f"{f.area:9} {f.name:34} {f.module:22} {f.why}")
+        return 0
+    with tempfile.TemporaryDirectory(prefix="reliquary-faults-") as tmp:
+        copy_root = Path(tmp)
+        copy = copy_package(copy_root)
+        env = environment(copy_root)
+        check_copy_is_imported(copy_root, env)
+        print(f"{len(chosen)} faults; the copy: {copy}", flush=True)
+        started = time.perf_counter()
+        baseline = Baseline(env, args.timeout)
+        outcomes = []
+        for number, f in enumerate(chosen, start=1):
+            outcome = inject(f, copy, baseline, args.timeout)
+            outcomes.append(outcome)
+            print(f"[{number:2}/{len(chosen)}] {outcome.status:7} {f.area:9} {f.name:34} "
+                  f"{outcome.seconds:5.1f} s  {outcome.detail}", flush=True)
+    print(report(outcomes))
+    if baseline.broken:
+        print("\nFailing without any fault, so left out: " + ", ".join(sorted(baseline.broken)))
+    print(f"\n{time.perf_counter() - started:.0f} s in all")
+    if args.json:
+        args.json.write_text(json.dumps([
+            {"area": o.fault.area, "name": o.fault.name, "module": o.fault.module,
+             "status": o.status, "seconds": round(o.seconds, 1), "why": o.fault.why,
+             "detail": o.detail} for o in outcomes], indent=2), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
