@@ -8,9 +8,8 @@ hint (``h`` is taken by the cursor, as in vi); ``?`` helps; ``r`` opens the rule
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import on, work
@@ -23,8 +22,17 @@ from textual.widgets.option_list import Option as ListOption
 from textual.worker import get_current_worker
 
 from ..engine import MODES, Content, Option, Play
+from ..web.text import Line
 from .i18n import prompt, side, t
-from .screens import FileScreen, HelpScreen, HelpTopic, NewGameScreen, RulesScreen, help_markdown
+from .screens import (
+    FileScreen,
+    HelpScreen,
+    HelpTopic,
+    NewGameScreen,
+    RulesScreen,
+    help_markdown,
+    localised,
+)
 from .session import GameSession, ReplaySession, Setup, describe_option, option_squares
 from .widgets import (
     BoardScene,
@@ -43,7 +51,7 @@ LAYOUT_CSS = """
 #right { width: 2fr; min-width: 30; }
 #options { height: 1fr; min-height: 4; border: round $primary; padding: 0; }
 #options:focus { border: round $accent; }
-#preview { height: auto; max-height: 3; padding: 0 1; color: $text-muted; }
+#preview { height: auto; max-height: 4; padding: 0 1; }
 #log { height: 1fr; min-height: 4; border: round $primary; padding: 0; }
 """
 
@@ -89,6 +97,7 @@ class GameScreen(Screen[None]):
         self.message = ""
         self.logged = 0
         self.record_written = False
+        self._preview: tuple[tuple[int, int, int], tuple[set[int], list[Line]]] | None = None
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -128,7 +137,7 @@ class GameScreen(Screen[None]):
             subject = d.piece
             option = self.selected_option()
             if option is not None:
-                preview = s.preview(option)[0]
+                preview = self.preview_of(option)[0]
         return BoardScene(s.state, self.cursor, options, preview, s.last_turn(), subject,
                           self.flip)
 
@@ -164,10 +173,12 @@ class GameScreen(Screen[None]):
         if new_decision:
             self.selected = 0
             if d is not None and s.human_to_move():
-                squares = [sq for o in d.options for sq in option_squares(s.state, o)[-1:]]
-                if squares and self.cursor not in squares:
-                    self.cursor = squares[0]
-                elif not squares and self.cursor < 0:
+                ends = [option_squares(s.state, o)[-1:] for o in d.options]
+                if (self.cursor,) in ends:  # the cursor stays and names its option
+                    self.selected = ends.index((self.cursor,))
+                elif ends[0]:
+                    self.cursor = ends[0][0]
+                elif self.cursor < 0:
                     self.cursor = s.state.geometry.size // 2
         self._draw_status()
         options = self.query_one("#options", OptionList)
@@ -192,29 +203,39 @@ class GameScreen(Screen[None]):
         d = s.decision()
         hidden = (s.ai_seat == 0 or len(s.humans) == 2, s.ai_seat == 1 or len(s.humans) == 2)
         text = status_text(s.state, self.lang, who=self.who_text(),
-                           prompt=prompt(self.lang, d.kind) if d else "",
-                           extra=self.message, hidden=hidden)
+                           prompt=prompt(self.lang, d.kind) if d else "", hidden=hidden)
         self.query_one("#status", Static).update(text)
 
     def _draw_selection(self) -> None:
         self.query_one("#board", BoardView).show(self.board_scene())
         self.query_one("#cards", CardsView).show(self.cards_scene())
         option = self.selected_option()
-        preview = self.query_one("#preview", Static)
-        if option is None:
-            preview.update("")
-        else:
-            lines = self.session.preview(option)[1]
-            preview.update(Text(f"{t(self.lang, 'preview')}: " +
-                                " ".join(line[self.lang] for line in lines[:2])
-                                if lines else ""))
+        text = Text()
+        if self.message:  # what the last key did (refused, saved, a hint…)
+            text.append(self.message + "\n", "bold")
+        if option is not None:
+            lines = self.preview_of(option)[1]
+            if lines:
+                text.append(f"{t(self.lang, 'preview')}: " +
+                            " ".join(line[self.lang] for line in lines[:2]), "italic")
+        self.query_one("#preview", Static).update(text)
         options = self.query_one("#options", OptionList)
         if options.option_count and option is not None:
             options.highlighted = self.selected % options.option_count
 
-    def say(self, message: str) -> None:
+    def preview_of(self, option: Option) -> tuple[set[int], list[Line]]:
+        """The session's preview of an option, worked out once per decision and option."""
+        key = (len(self.session.history), self.version, self.selected)
+        if self._preview is None or self._preview[0] != key:
+            self._preview = (key, self.session.preview(option))
+        return self._preview[1]
+
+    def say(self, message: str, error: bool = False) -> None:
+        """A line under the options; an error also pops up whole (a path may be long)."""
         self.message = message
-        self._draw_status()
+        if error:
+            self.app.notify(message, severity="error", timeout=8)
+        self._draw_selection()
 
     def _tick(self) -> None:
         if self.thinking:
@@ -388,8 +409,8 @@ class GameScreen(Screen[None]):
                 self.write_record()
                 self.new_session(GameSession(self.session.content, setup))
 
-        self.app.push_screen(NewGameScreen(self.session.content, self.lang,
-                                           self.session.setup), start)
+        self.app.push_screen(localised(NewGameScreen, self.lang)(
+            self.session.content, self.lang, self.session.setup), start)
 
     def new_session(self, session: GameSession) -> None:
         self.session = session
@@ -412,7 +433,7 @@ class GameScreen(Screen[None]):
                     self.session.save_record(path)
             except (OSError, ValueError) as err:
                 self.say(str(err) if isinstance(err, ValueError) else
-                         f"{path}: {err.strerror}")
+                         f"{path}: {err.strerror}", error=True)
                 return
             self.say(t(self.lang, "saved", path=path))
 
@@ -427,7 +448,7 @@ class GameScreen(Screen[None]):
             try:
                 session = GameSession.load(path, self.session.content, self.session.setup)
             except ValueError as err:
-                self.say(str(err))
+                self.say(str(err), error=True)
                 return
             self.new_session(session)
             self.say(t(self.lang, "loaded", path=path))
@@ -553,7 +574,8 @@ class ReliquaryApp(App[None]):
                 else:
                     self.start(GameSession(self.content, setup))
 
-            self.push_screen(NewGameScreen(self.content, self.lang, self.setup), chosen)
+            form = localised(NewGameScreen, self.lang)(self.content, self.lang, self.setup)
+            self.push_screen(form, chosen)
 
     def start(self, session: GameSession) -> None:
         self.game_screen = localised(GameScreen, self.lang)(session, self.lang, self.record_path)
@@ -575,12 +597,4 @@ class ReplayApp(App[None]):
         self.push_screen(localised(ReplayScreen, self.lang)(self.replay, self.lang))
 
 
-S = TypeVar("S", GameScreen, ReplayScreen)
 
-
-@cache
-def localised(screen: type[S], lang: str) -> type[S]:
-    """The screen with its footer's words in ``lang`` (bindings are class data)."""
-    if lang == "en":
-        return screen
-    return type(screen.__name__, (screen,), {"BINDINGS": screen.bindings(lang)})

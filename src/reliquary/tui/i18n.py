@@ -28,7 +28,7 @@ OWN: dict[str, dict[str, str]] = {
         "no_decision": "Nothing to decide.", "thinking": "thinking", "your_move": "your move",
         "over": "Game over", "round": "Round", "preview": "Preview",
         "k_undo": "Undo", "k_hint": "Hint", "k_help": "Help", "k_quit": "Quit",
-        "k_choose": "Choose", "k_next": "Next option", "k_new": "New game",
+        "k_choose": "Choose", "k_next": "Next", "k_new": "New game",
         "k_save": "Save", "k_open": "Open", "k_rules": "Rules", "k_close": "Close",
         "k_step": "Step", "k_turn": "Turn", "k_end": "End", "k_start": "Start",
         "undo_refused": "Nothing to take back (never past a die roll or a deal).",

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -20,6 +22,18 @@ from ..web.text import names_of
 from .i18n import prompt, side, t
 from .session import HUMAN, Setup
 
+S = TypeVar("S", bound=Screen[Any])
+
+
+@cache
+def localised(screen: type[S], lang: str) -> type[S]:
+    """The screen with its footer's words in ``lang`` (bindings are class data, made by
+    the screen's ``bindings(lang)``)."""
+    if lang == "en":
+        return screen
+    make: Callable[[str], list[BindingType]] = getattr(screen, "bindings")  # noqa: B009
+    return type(screen.__name__, (screen,), {"BINDINGS": make(lang)})
+
 
 # ---------------------------------------------------------------------- new game
 class NewGameScreen(ModalScreen[Setup | None]):
@@ -30,12 +44,17 @@ class NewGameScreen(ModalScreen[Setup | None]):
     #form { width: 76; max-width: 100%; height: auto; max-height: 100%;
             border: round $accent; padding: 0 1; }
     #form Horizontal { height: auto; }
-    #form Label { width: 24; padding: 1 1 0 0; }
+    #form Label { width: 24; padding: 0 1 0 0; }
     #form Select, #form Input { width: 1fr; }
     #error { color: $error; width: 1fr; padding: 0; }
     #buttons { height: auto; align: right middle; }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    @staticmethod
+    def bindings(lang: str) -> list[BindingType]:
+        return [Binding("ctrl+s", "start", t(lang, "start"), priority=True),
+                Binding("escape", "cancel", t(lang, "cancel"))]
+
+    BINDINGS: ClassVar[list[BindingType]] = bindings("en")
 
     def __init__(self, content: Content, lang: str, setup: Setup) -> None:
         super().__init__()
@@ -59,40 +78,45 @@ class NewGameScreen(ModalScreen[Setup | None]):
         with VerticalScroll(id="form"):
             yield Label(f"[b]{t(lang, 'new_title')}[/b]")
             yield row(t(lang, "opponent"), Select(opponents, value=s.opponent,
-                                                  allow_blank=False, id="opponent"))
+                                                  allow_blank=False, compact=True, id="opponent"))
             yield row(t(lang, "seat"), Select([(side(lang, p), p) for p in (0, 1)],
-                                              value=s.seat, allow_blank=False, id="seat"))
+                                              value=s.seat, allow_blank=False,
+                                                  compact=True, id="seat"))
             yield row(t(lang, "setup"), Select(
                 [(t(lang, "quick_setup"), True), (t(lang, "full_setup"), False)],
-                value=s.quick, allow_blank=False, id="quick"))
+                value=s.quick, allow_blank=False, compact=True, id="quick"))
             yield row(t(lang, "faction"), Select(factions, value=s.faction or "",
-                                                 allow_blank=False, id="faction"))
+                                                 allow_blank=False, compact=True, id="faction"))
             yield row(t(lang, "size"), Select([(str(n), n) for n in self.content.sizes],
-                                              value=st.size, allow_blank=False, id="size"))
+                                              value=st.size, allow_blank=False,
+                                                  compact=True, id="size"))
             yield row(t(lang, "los"), Select(
                 [(t(lang, "geometric"), "geometric"), (t(lang, "straight"), "straight")],
-                value=st.los, allow_blank=False, id="los"))
+                value=st.los, allow_blank=False, compact=True, id="los"))
             yield row(t(lang, "first_turn"), Select(
                 [(t(lang, "no_damage"), "no_damage"), (t(lang, "no_attack"), "no_attack")],
-                value=st.first_turn, allow_blank=False, id="first_turn"))
-            yield row(t(lang, "round_cap"), Input(str(st.round_cap), id="round_cap"))
+                value=st.first_turn, allow_blank=False, compact=True, id="first_turn"))
+            yield row(t(lang, "round_cap"), Input(str(st.round_cap), compact=True, id="round_cap"))
             yield Label(f"[b]{t(lang, 'variants')}[/b]")
             yield row(t(lang, "regroup_limit"), Input(
-                "" if st.regroup_limit is None else str(st.regroup_limit), id="regroup_limit"))
+                "" if st.regroup_limit is None else str(st.regroup_limit),
+                    compact=True, id="regroup_limit"))
             yield row(t(lang, "vigil_reset"), Select(
                 [(t(lang, "any_hp"), "any"), (t(lang, "hero_hp"), "hero")],
-                value=st.vigil_reset, allow_blank=False, id="vigil_reset"))
+                value=st.vigil_reset, allow_blank=False, compact=True, id="vigil_reset"))
             yield row(t(lang, "vigil_start"), Select([(str(v), v) for v in range(6, 0, -1)],
                                                      value=st.vigil_start, allow_blank=False,
-                                                     id="vigil_start"))
+                                                     compact=True, id="vigil_start"))
             yield row(t(lang, "killed_minions"), Select(
                 [(t(lang, "pool"), "pool"), (t(lang, "removed"), "removed")],
-                value=st.killed_minions, allow_blank=False, id="killed_minions"))
-            yield row(t(lang, "seed"), Input("" if s.seed is None else str(s.seed), id="seed"))
+                value=st.killed_minions, allow_blank=False, compact=True, id="killed_minions"))
+            yield row(t(lang, "seed"), Input("" if s.seed is None else str(s.seed),
+                compact=True, id="seed"))
             yield Label("", id="error")
             with Horizontal(id="buttons"):
                 yield Button(t(lang, "cancel"), id="cancel")
-                yield Button(t(lang, "start"), variant="primary", id="start")
+                yield Button(f"{t(lang, 'start')} (ctrl+s)", variant="primary", id="start")
+        yield Footer()
 
     def _number(self, field: str, label: str, empty_ok: bool) -> int | None:
         text = self.query_one(f"#{field}", Input).value.strip()
@@ -121,7 +145,7 @@ class NewGameScreen(ModalScreen[Setup | None]):
                      seed=self._number("seed", t(lang, "seed"), True))
 
     @on(Button.Pressed, "#start")
-    def _start(self) -> None:
+    def action_start(self) -> None:
         try:
             setup = self.read()
         except ValueError as err:
