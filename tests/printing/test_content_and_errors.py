@@ -84,8 +84,10 @@ def test_changed_help_cards_and_rulebook_come_from_the_content_folder(tmp_path: 
 
 @pytest.mark.parametrize(("args", "message"), [
     (["--sheets", "cards,maps"], "--sheets: unknown sheet 'maps'"),
-    (["--size", "13"], "--size: board side 13 is outside 8–12"),
-    (["--size", "7"], "--size: board side 7 is outside 8–12"),
+    # --size is the rule setting of every command (reliquary.cli.options).
+    (["--size", "13"], "'--size': 13 is not in the range 8<=x<=12"),
+    (["--size", "7"], "'--size': 7 is not in the range 8<=x<=12"),
+    (["--los", "curved"], "'--los': 'curved' is not one of 'geometric', 'straight'"),
     (["--bleed", "9"], "--bleed: 9 mm is outside 0–5 mm"),
     (["--paper", "a3"], "'a3' is not one of 'a4', 'letter'"),
 ])

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from pypdf import PdfReader
 
+from reliquary.cardtext import attack_text, load_wording
 from reliquary.content import load_help_cards
 from reliquary.engine import Content
 
@@ -85,8 +86,13 @@ def test_every_card_name_and_text_is_printed_in_the_language(
     for card in content.cards:
         if card.attack == "faction":
             assert _card_text_in(texts, card.id, faction_attack), card.id
-        else:
-            assert _card_text_in(texts, card.id, pick(card.attack.text)), card.id
+        else:  # a roll table prints as a table: each part of it, in order
+            made = attack_text(load_wording(), lang, card.attack, card.id)
+            parts = [part for line in made.lines for part in (
+                line.label, line.before, *(p for row in line.rows for p in row),
+                line.after.strip(" .")) if part]
+            assert made.prose() == pick(card.attack.text)
+            assert _card_text_in(texts, card.id, *parts), card.id
     for faction in content.factions:
         assert _card_text_in(texts, faction.name, faction_attack, pick(faction.text)), faction.id
         track = "".join(str(i) for i in range(1, faction.hero_hp + 1))

@@ -144,9 +144,11 @@ def _flowable(ctx: Context, block: Block, size: float, align: str, width: float)
     table = Table(rows, colWidths=[faces_w, width - faces_w], hAlign="LEFT")
     table.setStyle(TableStyle([
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
-        ("LINEBELOW", (0, 0), (-1, -2), 0.3, MUTED),
-        ("BOX", (0, 0), (-1, -1), 0.5, MUTED),
-        ("LINEAFTER", (0, 0), (0, -1), 0.3, MUTED),
+        # Not 0.3 pt wide: that width is the crop marks' (the tests tell them by it).
+        ("LINEBELOW", (0, 0), (-1, -2), 0.4, MUTED),
+        ("BOX", (0, 0), (-1, -1), 0.6, MUTED),
+        ("LINEAFTER", (0, 0), (0, -1), 0.4, MUTED),
+        ("FONTNAME", (0, 0), (-1, -1), REGULAR),  # the cells' default is Helvetica
         ("LEFTPADDING", (0, 0), (-1, -1), 1.2),
         ("RIGHTPADDING", (0, 0), (-1, -1), 1.2),
         ("TOPPADDING", (0, 0), (-1, -1), 0.8),
@@ -179,21 +181,20 @@ def fit_paragraphs(ctx: Context, c: Canvas, parts: Sequence[Block], x: float, to
         if total <= height + 0.01 or size <= min_size:
             break
         size = max(min_size, size - 0.25)
-    overflow = total > height + 0.01
-    if overflow:
+    if total > height + 0.01:
         ctx.warnings.append(
             f"{name or 'a card'}: the text does not fit its card even at {min_size:g} pt; "
-            f"{(total - height) / mm:.1f} mm of it is cut off: shorten it")
-        c.saveState()
-        path = c.beginPath()
-        path.rect(x - 1 * mm, top - height, width + 2 * mm, height + 2 * mm)
-        c.clipPath(path, stroke=0, fill=0)
-    y = top
+            f"{(total - height) / mm:.1f} mm of it is left out: shorten it")
+    y, bottom = top, top - height
     for flow, h in zip(flows, heights, strict=True):
+        if y - h < bottom - 0.01:  # the lines that fit, then nothing: never past the box
+            fitting = flow.split(width, y - bottom)
+            if fitting:
+                fitted = fitting[0].wrap(width, y - bottom)[1]
+                fitting[0].drawOn(c, x, y - fitted)
+            break
         flow.drawOn(c, x, y - h)
         y -= h + gap * size
-    if overflow:
-        c.restoreState()
     return float(min(total, height))
 
 
