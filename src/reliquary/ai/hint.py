@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine import PLAYER_NAMES, SETUP_KINDS, SIDES, Option, State, format_option
+from ..engine.visibility import is_secret_choice
 from .base import get_agent
 from .evaluation import WIN_THRESHOLD, evaluate
 from .mcts import MctsAgent, Node
@@ -197,7 +198,7 @@ def _setup_analysis(state: State, chosen: Any) -> _Found:
     player = state.current_player
     best = (setup_choice(state, chosen.rng) if isinstance(chosen, PlanningAgent)
             else chosen.choose(state))
-    if state.decision().kind == "faction":
+    if is_secret_choice(state):
         # S3 is secret: valuing each choice would show which one clashes with the
         # other player's, so the choice alone is given, with the position's value.
         now = evaluate(state, player)

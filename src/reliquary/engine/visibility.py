@@ -87,14 +87,25 @@ def record_visible(state: State, viewer: Viewer) -> bool:
     return all(may_see(state, viewer, owner) for owner in pending_secrets(state))
 
 
+#: The decisions taken in secret (S3): their choice is the chooser's secret.
+SECRET_CHOICES: Final = frozenset({"faction"})
+
+
+def is_secret_choice(state: State) -> bool:
+    """Whether the current decision is taken in secret: valuing its options could tell
+    the other player's secret (a search reads the whole state), so advice on it gives
+    the choice alone."""
+    return state.result is None and bool(state.stack) and state.stack[-1][0] in SECRET_CHOICES
+
+
 def hint_allowed(state: State, viewer: Viewer) -> bool:
-    """Whether a search may advise ``viewer`` now: not on a secret choice, whose answer
-    could tell the other player's secret (a search reads the whole state)."""
+    """Whether a search may advise ``viewer`` now: on their own decision, and not on a
+    secret choice."""
     if state.result is not None or state.is_chance:
         return False
     if viewer is not REFEREE and state.current_player != viewer:
         return False
-    return state.stack[-1][0] != "faction" and not pending_secrets(state)
+    return not is_secret_choice(state) and not pending_secrets(state)
 
 
 def observation_state(state: State, viewer: Viewer) -> State:
