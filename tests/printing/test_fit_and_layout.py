@@ -9,9 +9,11 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from pypdf import PdfReader
 
 from reliquary import load_content
+from reliquary.cli.main import cli
 from reliquary.engine import ContentError
 from reliquary.printing.board import plan_tiles
 from reliquary.printing.common import mm
@@ -57,6 +59,9 @@ def test_a_changed_damage_shows_in_the_pdf_and_everywhere(tmp_path: Path) -> Non
         page = squash(" ".join(p.extract_text() for p in PdfReader(out).pages))
         assert squash(new) in page
     # The same content gives `rules` and the web their text: one text, one number.
+    rules = CliRunner().invoke(cli, ["rules", "--cards", "--content", str(folder)])
+    assert rules.exit_code == 0, rules.output
+    assert "attack: Hero: 3 damage, range 2, LoS. Minion: 1 damage, adjacent." in rules.output
     bolt = load_content(folder).card("Bolt")
     assert bolt.attack != "faction"
     assert bolt.attack.text.en.startswith("Hero: 3 damage, range 2, LoS.")
