@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 import time
 from collections.abc import Callable, Iterator, MutableMapping
 from pathlib import Path
@@ -222,3 +223,36 @@ def test_the_same_faction_undo_asks_both_choices_again(client: TestClient) -> No
     back = response.json()
     assert back["seq"] == len(history) - 1  # before the AI's first choice
     assert back["position"]["secret_factions"] == {"key": None, "skull": None}
+
+
+# ---------------------------------------------------------------------- 11. slow reads
+def test_a_replay_is_read_off_the_event_loop(client: TestClient,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    from reliquary.web import games as web_games
+
+    from .test_trust import record_of
+
+    loaded = client.post("/api/records", json=record_of()).json()
+    assert client.get(f"/api/games/{loaded['id']}").status_code == 200  # in the cache
+    replaying = web_games.new_session
+
+    def slow_replay(*args: Any) -> Any:
+        time.sleep(1.0)  # a long game replayed: CPU work that holds its thread
+        return replaying(*args)
+
+    monkeypatch.setattr(web_games, "new_session", slow_replay)
+    monkeypatch.setattr("reliquary.web.app.new_session", slow_replay)
+    answers: dict[str, float] = {}
+
+    def replay() -> None:
+        assert client.get(f"/api/games/{loaded['id']}/replay", params={"at": 3}
+                          ).status_code == 200
+
+    worker = threading.Thread(target=replay)
+    worker.start()
+    time.sleep(0.3)  # the replay is under way
+    began = time.perf_counter()
+    assert client.get("/api/meta").status_code == 200
+    answers["meta"] = time.perf_counter() - began
+    worker.join()
+    assert answers["meta"] < 0.5, answers  # it did not wait for the replay

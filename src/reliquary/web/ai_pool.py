@@ -301,6 +301,13 @@ class _Job:
     #: game's agent) rather than any free one (a hint).
     sticky: bool = False
     worker: int = -1  # the worker it runs on, once admitted
+    #: Who it is for (the game's creator, the hint's asker): the queue serves owners in
+    #: turn, so one client's many games or hints cannot keep another's waiting.
+    owner: str | None = None
+
+
+class QueueFull(RuntimeError):
+    """The AI queue is at its bound (``RELIQUARY_AI_QUEUE``): try again shortly."""
 
 
 @dataclass
@@ -318,6 +325,8 @@ class _Brain:
 
 
 _POOLS: weakref.WeakSet[AIPool] = weakref.WeakSet()
+#: Seconds an AI turn waits before asking a full queue again.
+QUEUE_FULL_RETRY_S = 0.5
 #: How many games' homes a pool remembers, the least recent forgotten first (a worker
 #: keeps only its last ``RELIQUARY_AI_WARM_GAMES`` games' agents anyway).
 _HOMES_KEPT = 4096
@@ -334,6 +343,10 @@ class AIPool:
                              else env_number("RELIQUARY_HINT_SECONDS", DEFAULT_HINT_SECONDS,
                                         unit="seconds"))
         self.start_method = start_method
+        #: How many searches may wait for a worker (``RELIQUARY_AI_QUEUE``); a hint
+        #: beyond is refused (503), an AI turn waits and asks again.
+        self.max_queued = int(env_number("RELIQUARY_AI_QUEUE", 8 * self.max_thinking + 8,
+                                         whole=True, low=1))
         #: How much lower the workers' CPU priority is (``RELIQUARY_AI_NICE``, 0..19).
         self.nice = max(0, min(19, int(env_number("RELIQUARY_AI_NICE", 10, whole=True))))
         #: One single-process pool a worker, started on first use.
@@ -343,6 +356,8 @@ class AIPool:
         self._running: dict[int, _Job] = {}
         self._waiting: OrderedDict[int, tuple[_Job, asyncio.Future[None]]] = OrderedDict()
         self._tickets = 0
+        #: Each owner's last job started (its ticket): owners are served in turn.
+        self._served: dict[str | None, int] = {}
         self._brains: dict[str, _Brain] = {}
         self.closed = False
         self.warmed = False
@@ -396,11 +411,14 @@ class AIPool:
 
     # -- admission -----------------------------------------------------------------
     async def _admit(self, job: _Job) -> int:
+        if len(self._running) < self.max_thinking and not self._waiting:
+            self._tickets += 1
+            self._start(self._tickets, job)
+            return self._tickets
+        if len(self._waiting) >= self.max_queued:
+            raise QueueFull(f"the AI is busy: {len(self._waiting)} searches are waiting")
         self._tickets += 1
         ticket = self._tickets
-        if len(self._running) < self.max_thinking and not self._waiting:
-            self._start(ticket, job)
-            return ticket
         waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._waiting[ticket] = (job, waiter)
         try:
@@ -423,15 +441,28 @@ class AIPool:
             waiter.set_result(None)
 
     def _next_waiting(self) -> int:
-        """The first waiting job a free worker suits (its game's home is free, or it has
-        no home), else the first: a think whose home is busy lets the others by until
-        that worker is free rather than start cold (it is then the first in line)."""
+        """The next job to run. Owners take turns: only the waiting jobs of the owners
+        with the fewest searches running are candidates (one client's thirty games wait
+        behind another's one). Among them, the first a free worker suits (its game's
+        home is free, or it has no home), else the first: a think whose home is busy
+        lets the others by until that worker is free rather than start cold."""
         busy = {job.worker for job in self._running.values()}
-        for ticket, (job, _) in self._waiting.items():
+        running: dict[str | None, int] = {}
+        for job in self._running.values():
+            running[job.owner] = running.get(job.owner, 0) + 1
+
+        def turn(job: _Job) -> tuple[int, int]:  # fewest running, then served longest ago
+            return running.get(job.owner, 0), self._served.get(job.owner, 0)
+
+        first = min(turn(job) for job, _ in self._waiting.values())
+        candidates = [ticket for ticket, (job, _) in self._waiting.items()
+                      if turn(job) == first]
+        for ticket in candidates:
+            job = self._waiting[ticket][0]
             home = self._homes.get(job.game_id) if job.sticky else None
             if home is None or home not in busy:
                 return ticket
-        return next(iter(self._waiting))
+        return candidates[0]
 
     def _start(self, ticket: int, job: _Job) -> None:
         """Give an admitted job a free worker (there is one: at most one job a worker
@@ -453,20 +484,26 @@ class AIPool:
         job.worker = home
         job.started = time.monotonic()
         self._running[ticket] = job
+        self._served.pop(job.owner, None)  # to the end: the least recent go first
+        self._served[job.owner] = ticket
+        if len(self._served) > _HOMES_KEPT:
+            del self._served[next(iter(self._served))]
 
     def home(self, game_id: str) -> int | None:
         """The worker that ran the game's last think (and keeps its agent), if any."""
         return self._homes.get(game_id)
 
     async def run(self, game_id: str, budget: float | None, fn: Callable[..., Any],
-                  *args: Any, sticky: bool = False) -> Any:
-        """Run ``fn(*args)`` in a worker once a slot is free (first come, first served,
-        but for :meth:`_next_waiting`);
-        ``sticky``: in the game's home worker when it is free (see :meth:`_start`).
+                  *args: Any, sticky: bool = False, owner: str | None = None) -> Any:
+        """Run ``fn(*args)`` in a worker once a slot is free (owners in turn, first come
+        first served among them: :meth:`_next_waiting`); ``sticky``: in the game's home
+        worker when it is free (see :meth:`_start`). :class:`QueueFull` when the queue
+        is at its bound.
 
-        The slot is held until the worker is done, even if the caller stops waiting.
+        A caller that stops waiting (cancelled: its client left) leaves the queue at
+        once; once running, the slot is held until the worker is done.
         """
-        job = _Job(game_id, budget, sticky=sticky)
+        job = _Job(game_id, budget, sticky=sticky, owner=owner)
         ticket = await self._admit(job)
         loop = asyncio.get_running_loop()
 
@@ -524,7 +561,7 @@ class AIPool:
         self._homes.pop(game_id, None)
 
     async def choose(self, game_id: str, state: State, level: str, seed: int,
-                     history: Sequence[str] = ()) -> Option:
+                     history: Sequence[str] = (), owner: str | None = None) -> Option:
         """The AI's option at ``state``: from its plan for the turn when the position is
         the one the plan expects, otherwise from a new search in a worker. ``history``:
         the tokens of the game's decisions up to ``state`` (see :func:`recall`)."""
@@ -555,8 +592,14 @@ class AIPool:
             # think keeps a reserve for a second one after a die roll.
             seconds = (budget * 0.85 if brain.spent == 0.0
                        else max(budget - brain.spent, budget * 0.05))
-        result = await self.run(game_id, seconds, think_in_worker, position_to_dict(state),
-                                level, seed, seconds, list(history), game_id, sticky=True)
+        while True:
+            try:
+                result = await self.run(game_id, seconds, think_in_worker,
+                                        position_to_dict(state), level, seed, seconds,
+                                        list(history), game_id, sticky=True, owner=owner)
+                break
+            except QueueFull:  # an AI turn is not refused: it asks again shortly
+                await asyncio.sleep(QUEUE_FULL_RETRY_S)
         brain.spent += result["seconds"]  # thinking only: a wait in the queue is not spent
         brain.thinks += 1
         brain.warm_thinks += bool(result.get("warm"))
@@ -596,12 +639,15 @@ class AIPool:
             del self._brains[game_id]
 
     # -- hints ---------------------------------------------------------------------
-    async def hint(self, game_id: str, state: State) -> dict[str, Any]:
-        """The contract's hint for the player to move, searched in a worker."""
+    async def hint(self, game_id: str, state: State, owner: str | None = None
+                   ) -> dict[str, Any]:
+        """The contract's hint for the player to move, searched in a worker
+        (:class:`QueueFull` when the queue is at its bound)."""
         if state.is_terminal or state.is_chance:
             raise ValueError("no hint: the game is over or chance decides now")
         result: dict[str, Any] = await self.run(game_id, self.hint_seconds, hint_in_worker,
-                                                position_to_dict(state), self.hint_seconds)
+                                                position_to_dict(state), self.hint_seconds,
+                                                owner=owner)
         return result
 
 

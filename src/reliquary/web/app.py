@@ -40,7 +40,7 @@ from .capacity import serve_socket
 from .db import Store
 from .errors import WebError
 from .fast import FastDecide
-from .games import Manager, new_session, settings_from, view, view_json
+from .games import Manager, Session, new_session, settings_from, view, view_json
 from .guard import CREATES, Guard, Limits, allowed_origins, client_key
 from .pages import router as pages_router
 from .preview import router as preview_router
@@ -85,7 +85,7 @@ def create_app(db_url: str | None = None, ai_delay: float | None = None,
     app = FastAPI(title="Reliquary", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.manager = manager
     app.state.limits = limits
-    capacity = install_capacity(app, manager, url)  # /api/health, the hint, 503 busy
+    capacity = install_capacity(app, manager, url, limits)  # /api/health, the hint, 503 busy
     app.add_middleware(FastDecide, manager=manager)  # inside Guard: its checks first
     app.add_middleware(Guard, limits=limits, takes_post=posts_of(app),
                        origins=allowed_origins())
@@ -96,7 +96,9 @@ def create_app(db_url: str | None = None, ai_delay: float | None = None,
 
     @app.exception_handler(WebError)
     async def web_error(_request: Request, err: WebError) -> JSONResponse:
-        return JSONResponse(err.body(), status_code=err.status)
+        wait = err.extra.get("retry_after")
+        return JSONResponse(err.body(), status_code=err.status,
+                            headers={"Retry-After": str(wait)} if wait else None)
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(_request: Request, err: RequestValidationError) -> JSONResponse:
@@ -207,7 +209,8 @@ def create_app(db_url: str | None = None, ai_delay: float | None = None,
         if any(f is not None for f in session.state.secret_faction):
             raise WebError(403, "a faction is being chosen in secret: the record is "
                                 "available once both are revealed")
-        body = json.dumps(session.game.record(), indent=1)
+        # A finished game's record is read-only: encoded off the event loop.
+        body = await asyncio.to_thread(lambda: json.dumps(session.game.record(), indent=1))
         return Response(body, media_type="application/json", headers={
             "Content-Disposition": f'attachment; filename="reliquary-{game_id}.json"'})
 
@@ -222,12 +225,7 @@ def create_app(db_url: str | None = None, ai_delay: float | None = None,
         at = total if at is None else at
         if not 0 <= at <= total:
             raise WebError(400, f"'at' must be from 0 to {total}, not {at}")
-        past = new_session(session.row, content, tokens[:at])
-        out = view(past, frozenset(), upto=at)
-        out["total"] = total
-        out["at"] = at
-        out["final_result_text"] = view(session, frozenset())["result_text"]
-        return out
+        return await asyncio.to_thread(replay_view, session, content, tokens, at)
 
     @app.post("/api/records", status_code=201, responses=refusals(400, 413, 415, 429))
     async def load_record(body: Record) -> dict[str, Any]:
@@ -242,6 +240,19 @@ def create_app(db_url: str | None = None, ai_delay: float | None = None,
 
     document_refusals(app)
     return app
+
+
+def replay_view(session: Session, content: Content, tokens: list[str], at: int
+                ) -> dict[str, Any]:
+    """A finished game's view after its first ``at`` decisions (``tokens``: all of
+    them). Replaying takes milliseconds a hundred decisions, so it runs in a thread: the
+    game is over, nothing changes it meanwhile."""
+    past = new_session(session.row, content, tokens[:at])
+    out = view(past, frozenset(), upto=at)
+    out["total"] = len(tokens)
+    out["at"] = at
+    out["final_result_text"] = view(session, frozenset())["result_text"]
+    return out
 
 
 def posts_of(app: FastAPI) -> Callable[[str], bool]:

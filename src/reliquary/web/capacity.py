@@ -14,23 +14,26 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import os
 import time
-from collections.abc import AsyncIterator
-from typing import Any
+from collections.abc import AsyncIterator, Awaitable
+from typing import Any, TypeVar
 
 from fastapi import FastAPI, Request, WebSocket
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
-from .ai_pool import AIPool, pool_stats
+from .ai_pool import AIPool, QueueFull, pool_stats
 from .clock import Clocks
 from .errors import WebError
 from .games import Manager, Session
+from .guard import Limits, RateLimiter, client_of
 from .live import GameGone, LiveHub, revision_probe
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 #: Seconds a game's WebSocket update is reused by its other watchers (a change drops it
 #: at once; the bound only makes the pings' second look a real one).
@@ -39,6 +42,8 @@ SNAPSHOT_TTL_S = 5.0
 #: The hint endpoint's documented refusals (and the health endpoint's answer).
 HINT_RESPONSES: dict[int | str, dict[str, Any]] = {
     403: {"description": "not the human's seat of a game against the AI, or not their turn"},
+    429: {"description": "too many hints from this client or for this game, or one is "
+                         "being searched for it (code rate_limited; Retry-After)"},
     404: {"description": "no such game"},
     409: {"description": "the game is over"},
     410: {"description": "the game expired or was set aside"},
@@ -49,8 +54,14 @@ HINT_RESPONSES: dict[int | str, dict[str, Any]] = {
 class Capacity:
     """The AI pool, the live hub and the clocks of one app."""
 
-    def __init__(self, manager: Manager, db_url: str) -> None:
+    def __init__(self, manager: Manager, db_url: str, limits: Limits | None = None) -> None:
         self.manager = manager
+        limits = limits or Limits()
+        # Hints cost a worker's second each: limited per client and per game, one at a
+        # time per game, and refused when the AI queue is full (issue 30).
+        self.hints_of_client = RateLimiter(limits.hints_per_minute, limits.hints_burst)
+        self.hints_of_game = RateLimiter(limits.hints_per_minute, limits.hints_burst)
+        self.hinting: set[str] = set()
         self.pool = AIPool(manager.content)
         self.hub = LiveHub(db_url, probe=revision_probe(manager.store.engine))
         self.clocks = Clocks(manager.store.engine)
@@ -142,8 +153,10 @@ class Capacity:
         if len(self._generations) > 10_000:
             self._generations.clear()
 
-    async def hint(self, game_id: str, token: str | None) -> dict[str, Any]:
-        """``GET /api/games/{id}/hint``: for the human of an AI game, on their turn."""
+    async def hint(self, game_id: str, token: str | None, client: str = "unknown"
+                   ) -> dict[str, Any]:
+        """``GET /api/games/{id}/hint``: for the human of an AI game, on their turn;
+        ``client``: who asks (for the limits)."""
         session: Session = await self.manager.asession(game_id)
         if session.row.mode != "ai":
             raise WebError(403, "hints are only for games against the AI")
@@ -158,16 +171,33 @@ class Capacity:
                            "not_your_turn")
         if state.decision().kind == "faction":  # S3: it could tell the AI's secret choice
             raise WebError(403, "factions are chosen in secret: no hint for this choice")
+        if game_id in self.hinting:
+            raise WebError(429, "a hint for this game is being searched: wait for it",
+                           "rate_limited", retry_after=1)
+        for limiter, key, who in ((self.hints_of_client, client, "this client"),
+                                  (self.hints_of_game, game_id, "this game")):
+            wait = limiter.take(key)
+            if wait:
+                raise WebError(429, f"too many hints for {who}: wait a little "
+                                    f"({math.ceil(wait)} s)", "rate_limited",
+                               retry_after=math.ceil(wait))
+        self.hinting.add(game_id)
         try:
-            return await self.pool.hint(game_id, state.clone())
+            return await self.pool.hint(game_id, state.clone(), owner=client)
+        except QueueFull as err:
+            raise WebError(503, f"no hint now: {err}; try again in a moment", "busy",
+                           retry_after=1) from None
         except RuntimeError as err:  # the pool is shut down: the server is stopping
             raise WebError(503, f"no hint now: {err}", "busy") from None
+        finally:
+            self.hinting.discard(game_id)
 
 
-def install(app: FastAPI, manager: Manager, db_url: str) -> Capacity:
+def install(app: FastAPI, manager: Manager, db_url: str, limits: Limits | None = None
+            ) -> Capacity:
     """Add the capacity routes and error mapping to ``app``; the lifespan must run
     ``capacity.running()``."""
-    capacity = Capacity(manager, db_url)
+    capacity = Capacity(manager, db_url, limits)
     app.state.capacity = capacity
 
     async def database_busy(_request: Request, err: Exception) -> JSONResponse:
@@ -181,11 +211,13 @@ def install(app: FastAPI, manager: Manager, db_url: str) -> Capacity:
     app.add_exception_handler(PoolTimeout, database_busy)
 
     @app.get("/api/games/{game_id}/hint", responses=HINT_RESPONSES)
-    async def hint(game_id: str, t: str | None = None) -> dict[str, Any]:
+    async def hint(request: Request, game_id: str, t: str | None = None) -> Any:
         """The best option for the human of a game against the AI, on their turn:
         ``{best, value (in [-1, 1] for the asker), pv, alternatives}``, searched in the
-        AI pool within ``RELIQUARY_HINT_SECONDS``."""
-        return await capacity.hint(game_id, t)
+        AI pool within ``RELIQUARY_HINT_SECONDS``. Limited per client and per game (429),
+        refused when the AI's queue is full (503); dropped if the client leaves."""
+        answer = await until_gone(request, capacity.hint(game_id, t, client_of(request.scope)))
+        return Response(status_code=204) if answer is None else answer
 
     @app.get("/api/health")
     async def health() -> dict[str, Any]:
@@ -197,6 +229,25 @@ def install(app: FastAPI, manager: Manager, db_url: str) -> Capacity:
                 "notifications_received": capacity.hub.notifications_received}
 
     return capacity
+
+
+async def until_gone(request: Request, work: Awaitable[T]) -> T | None:
+    """``work``'s result, or None once the client has left (``work`` is cancelled: a
+    search still waiting for a worker leaves the queue)."""
+    task = asyncio.ensure_future(work)
+
+    async def gone() -> None:
+        while (await request.receive())["type"] != "http.disconnect":
+            pass
+
+    watch = asyncio.ensure_future(gone())
+    try:
+        await asyncio.wait({task, watch}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        watch.cancel()
+        if not task.done():
+            task.cancel()
+    return task.result() if not task.cancelled() else None
 
 
 async def serve_socket(capacity: Capacity, socket: WebSocket, game_id: str) -> None:

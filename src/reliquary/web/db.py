@@ -147,6 +147,7 @@ class GameRow:
     open_seat: str | None = None
     rematch: str | None = None
     conceded: dict[str, Any] | None = None
+    host: str | None = None  # who created it (a hash, see the column)
 
 
 def _row(r: Any) -> GameRow:
@@ -154,7 +155,7 @@ def _row(r: Any) -> GameRow:
                    json.loads(r.tokens), bool(r.finished), int(r.rev), int(r.undos),
                    int(r.seq), float(r.created), float(r.touched), str(r.status), r.problem,
                    bool(r.public), r.open_seat, r.rematch,
-                   json.loads(r.conceded) if r.conceded else None)
+                   json.loads(r.conceded) if r.conceded else None, r.host)
 
 
 class Store:

@@ -423,6 +423,7 @@ class Manager:
                                     "waiting in the lobby: wait for a guest, or share an "
                                     "invite link instead", "rate_limited")
         session, write = self._new_game(mode, settings, **how)
+        session.row.host = host
         session.row.rev = await self.store.run(functools.partial(write[0], host=host),
                                                *write[1:])
         return self._created(session)
@@ -583,14 +584,16 @@ class Manager:
         settings = settings_from(dict(row.settings), self.content)
         quick = bool(row.options.get("quick", True))
         if row.mode == "online":
-            game = await self.acreate("online", settings, seat=SIDES[1 - SIDES.index(mine)],
+            game = await self.acreate("online", settings, host=row.host,
+                                      seat=SIDES[1 - SIDES.index(mine)],
                                quick=quick, clock=row.options.get("clock"))
             invite = game["links"]["invite"].split("?invite=", 1)[1]
             other = SIDES[1 - SIDES.index(mine)]
             link = {"id": game["id"], "seats": {mine: game},
                     "invite": {"side": other, "code": invite}}
         else:
-            game = await self.acreate(row.mode, settings, seat=row.options.get("creator", "key"),
+            game = await self.acreate(row.mode, settings, host=row.host,
+                                      seat=row.options.get("creator", "key"),
                                quick=quick, level=str(row.options.get("level", "easy")))
             link = {"id": game["id"], "seats": {side: game for side in SIDES}, "invite": None}
         if not await self.store.run(self.store.set_rematch, game_id, json.dumps(link)):
@@ -852,7 +855,7 @@ class Manager:
             try:
                 if self.ai is not None:  # a worker process plans the turn; its plan is kept
                     option = await self.ai.choose(game_id, snapshot, level, seed + session.seq,
-                                                  history)
+                                                  history, owner=session.row.host)
                 else:
                     agent = get_agent(level, seed=seed + session.seq)
                     option = await asyncio.to_thread(choose_remembering, agent, snapshot,
