@@ -14,8 +14,8 @@ pyspiel = pytest.importorskip("pyspiel", reason="the 'openspiel' extra is not in
 from open_spiel.python.algorithms import mcts  # noqa: E402
 from open_spiel.python.observation import INFO_STATE_OBS_TYPE, make_observation  # noqa: E402
 
-from reliquary.env import openspiel as openspiel_game  # noqa: E402
 from reliquary.engine import Play, Step  # noqa: E402
+from reliquary.env import openspiel as openspiel_game  # noqa: E402
 from reliquary.env.encoding import Observer  # noqa: E402
 
 
