@@ -164,6 +164,8 @@ def run(agent: str, games: int, seconds: float | None = 0.5, seed: int = 1, size
     in that file are kept and each new one is appended."""
     from reliquary.ai.match import GameOutcome, summarize
 
+    if nodes is None and seconds is None:
+        seconds = 0.5  # a caller with neither (the ladder run by nodes): the default time
     budget = Budget.make(None if nodes is not None else seconds, nodes, bot_simulations,
                          yardstick)
     spec = {"agent": agent, "games": games, "seed": seed, "size": size,
