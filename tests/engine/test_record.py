@@ -18,6 +18,7 @@ from reliquary.engine import (
     position_to_dict,
     replay,
 )
+from reliquary.engine.visibility import position_for
 from reliquary.selfplay import record_random_game
 
 
@@ -92,8 +93,8 @@ def test_secret_faction_is_hidden_from_the_other_view(content) -> None:
     while game.state.decision().kind != "faction":
         game.apply(game.state.legal_options()[0])
     game.apply("grave-tide")
-    assert position_to_dict(game.state, view=1)["secret_factions"]["key"] == "hidden"
-    assert position_to_dict(game.state, view=0)["secret_factions"]["key"] == "grave-tide"
+    assert position_for(game.state, 1)["secret_factions"]["key"] == "hidden"
+    assert position_for(game.state, 0)["secret_factions"]["key"] == "grave-tide"
     assert game.state.decision().options == tuple(f.id for f in content.factions)
 
 

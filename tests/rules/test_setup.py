@@ -10,8 +10,8 @@ from reliquary.engine import (
     KEY,
     SKULL,
     State,
-    position_to_dict,
 )
+from reliquary.engine.visibility import position_for
 
 from .scenario import act, options
 
@@ -113,8 +113,8 @@ def test_S3_factions_are_chosen_in_secret_and_revealed_together(content):
     act(state, "grave-tide")
     assert state.current_player == SKULL
     assert state.factions == [None, None]
-    assert position_to_dict(state, view=SKULL)["secret_factions"]["key"] == "hidden"
-    assert position_to_dict(state, view=KEY)["secret_factions"]["key"] == "grave-tide"
+    assert position_for(state, SKULL)["secret_factions"]["key"] == "hidden"
+    assert position_for(state, KEY)["secret_factions"]["key"] == "grave-tide"
     act(state, "hollow-kin")
     assert state.factions == ["grave-tide", "hollow-kin"]
     assert state.decision().kind == "deal"

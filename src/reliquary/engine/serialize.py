@@ -37,17 +37,11 @@ def _player(value: Any, where: str) -> int:
     return SIDES.index(value)
 
 
-def position_to_dict(state: State, view: int | None = None) -> dict[str, Any]:
-    """The position as a JSON-ready dict.
-
-    With ``view`` set to a player, a faction chosen in secret by the other player
-    (S3) is hidden; with ``None`` everything is shown.
-    """
+def position_to_dict(state: State) -> dict[str, Any]:
+    """The position as a JSON-ready dict, all of it (what a player may see of it:
+    :func:`reliquary.engine.visibility.position_for`)."""
     name = state.geometry.name
-    secret = [
-        f if (view is None or view == p or f is None) else "hidden"
-        for p, f in enumerate(state.secret_faction)
-    ]
+    secret = state.secret_faction
     relics: dict[str, Any] = {}
     for p in (0, 1):
         if state.relic_carrier[p] >= 0:
