@@ -10,9 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from reliquary.engine.content import Content
+from reliquary.engine.effects import EFFECTS
 from reliquary.engine.hooks import ConditionDef, Hooks
 from reliquary.engine.modules import Module, OptionSpec, register
 from reliquary.engine.state import Piece, State
@@ -33,6 +34,13 @@ class ConditionData(_Data):
 class RiderData(_Data):
     by: Literal["hero", "minion", "any"]
     effect: str
+
+    @field_validator("effect")
+    @classmethod
+    def _registered(cls, name: str) -> str:
+        if name not in EFFECTS:
+            raise ValueError(f"unknown attack effect {name!r}; registered: {', '.join(EFFECTS)}")
+        return name
 
 
 class SmoulderData(_Data):

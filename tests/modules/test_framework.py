@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import random
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -394,6 +396,70 @@ def test_a_module_file_naming_an_unregistered_effect_is_refused(tmp_path: Any) -
     bad.write_text('content = "other"\n')
     with pytest.raises(ContentError, match="'content' must be 'smoulder'"):
         load_module_data(bad, "smoulder", smoulder.SmoulderData)
+
+
+def test_a_module_naming_an_unregistered_effect_does_not_half_load(tmp_path: Any) -> None:
+    import importlib.util
+    import shutil
+
+    from reliquary.engine.modules import get
+
+    folder = tmp_path / "ember"
+    folder.mkdir()
+    code = (Path(smoulder.__file__).read_text(encoding="utf-8")
+            .replace('"smoulder"', '"ember"').replace("smoulder.toml", "ember.toml")
+            .replace("smoulder.damage", "ember.damage"))
+    (folder / "ember.py").write_text(code, encoding="utf-8")
+    shutil.copy(Path(smoulder.__file__).with_name("smoulder.toml"), folder / "ember.toml")
+    data = (folder / "ember.toml").read_text(encoding="utf-8")
+    (folder / "ember.toml").write_text(data.replace('content = "smoulder"', 'content = "ember"')
+                                       .replace('effect = "strike"', 'effect = "sizzle"'))
+    spec = importlib.util.spec_from_file_location("ember_module", folder / "ember.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # as an import does (pydantic resolves names there)
+    try:
+        with pytest.raises(ContentError,
+                           match=r"ember\.toml: field 'rider\.effect': .*'sizzle'"):
+            spec.loader.exec_module(module)
+    finally:
+        del sys.modules[spec.name]
+    with pytest.raises(ValueError, match="unknown module 'ember'"):
+        get("ember")
+
+
+def test_mmod6_a_hero_killed_at_the_round_end_ends_the_game_at_once(
+        content: Content) -> None:
+    state = Builder(content, 8, factions=("pyre-choir", "pyre-choir"), modules=("smoulder",)) \
+        .hero(0, "d1", hp=1).hero(1, "e8").minion(1, "h8").relic(0, "c3").relic(1, "f6") \
+        .hands(key=["Pilgrim", "Crossroads", "Sidewind"]).build()
+    hero = state.hero(0)
+    assert hero is not None
+    state.add_condition(hero, "smoulder", 1)
+    vigil = state.vigil
+    state.events = []
+    # Key (first) plays a turn, then Skull: the round ends and Smoulder ticks (R1)
+    while state.result is None:
+        state.apply(state.legal_options()[-1])
+    assert (state.result.winner, state.result.reason) == (1, "hero_killed")
+    assert state.vigil == vigil  # R3 never came: the game ended at the kill
+    assert "vigil" not in [e.kind for e in state.events]
+
+
+def test_mmod10_a_module_action_does_not_make_the_round_eventful(content: Content) -> None:
+    state = Builder(content, 8, factions=("pyre-choir", "pyre-choir"), modules=("probe",),
+                    first_turn="no_attack") \
+        .hero(0, "d1").hero(1, "e8").relic(0, "c3").relic(1, "f6").build()
+    vigil = state.vigil
+    for _ in range(2):  # both players bless (INTERACT) and nothing else
+        play = next(o for o in state.legal_options()
+                    if isinstance(o, Play) and o.mode == "interact")
+        state.apply(play)
+        state.apply("bless")
+        state.apply(state.legal_options()[0])
+        while state.result is None and state.stack[-1][0] != "play":
+            state.apply(state.legal_options()[0])
+    assert state.rounds == 1 and state.vigil == vigil - 1
 
 
 def test_content_naming_an_unregistered_effect_names_file_and_entry(content: Content) -> None:
