@@ -374,7 +374,18 @@ def copy_package(into: Path) -> Path:
 
 def environment(copy_root: Path) -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": str(copy_root), "RELIQUARY_PURE": "1",
-            "PYTHONDONTWRITEBYTECODE": "1", "PYTHONWARNINGS": "ignore"}
+            "PYTHONWARNINGS": "ignore"}
+
+
+_STAMPS = iter(range(1_000_000_000, 2_000_000_000))
+
+
+def write_source(path: Path, text: str) -> None:
+    """Write a module of the copy with a modification time never used before, so that
+    Python never takes its bytecode cached for another text of the same size."""
+    path.write_text(text, encoding="utf-8")
+    stamp = next(_STAMPS)
+    os.utime(path, (stamp, stamp))
 
 
 def pytest_command(tests: Sequence[str], deselect: Iterable[str]) -> list[str]:
@@ -385,7 +396,8 @@ def pytest_command(tests: Sequence[str], deselect: Iterable[str]) -> list[str]:
     return command
 
 
-FAILED = re.compile(r"^(?:FAILED|ERROR) (\S+)", re.MULTILINE)
+#: A failed test in pytest's short summary: ``FAILED <node id> - <message>``.
+FAILED = re.compile(r"^(?:FAILED|ERROR) (.+?)(?: - .*)?$", re.MULTILINE)
 
 
 def run_tests(tests: Sequence[str], env: dict[str, str], deselect: Iterable[str],
@@ -421,7 +433,7 @@ class Baseline:
     def fails_unchanged(self, node: str) -> bool:
         if node not in self.good and node not in self.broken:
             code, _ = run_tests([node], self.env, (), self.timeout)
-            (self.good if code == 0 else self.broken).add(node)
+            (self.broken if code == 1 else self.good).add(node)
         return node in self.broken
 
     def collects_unchanged(self, module: str) -> bool:
@@ -444,10 +456,10 @@ def inject(fault: Fault, copy: Path, baseline: Baseline, timeout: float) -> Outc
     start = time.perf_counter()
     while True:
         try:
-            path.write_text(text, encoding="utf-8")
+            write_source(path, text)
             code, out = run_tests(TESTS[fault.module], baseline.env, baseline.broken, timeout)
         finally:
-            path.write_text(original, encoding="utf-8")
+            write_source(path, original)
         failed = FAILED.findall(out)
         if code == 1 and failed and baseline.fails_unchanged(failed[0]):
             continue  # that test fails without the fault too: run again without it

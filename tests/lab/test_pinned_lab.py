@@ -12,7 +12,7 @@ import pytest
 from reliquary.lab import metrics as M
 from reliquary.lab import runner
 from reliquary.lab.spec import parse_spec
-from reliquary.lab.sprt import ConfidenceSequence, PairedSPRT, mixture_half_width
+from reliquary.lab.sprt import ConfidenceSequence, PairedSPRT, WaldSPRT, mixture_half_width
 
 from .tables import game, table
 
@@ -48,14 +48,41 @@ def test_bradley_terry_seat_term_is_the_key_seat_s() -> None:
     assert bt["first_move"][0] == pytest.approx(0.0, abs=1e-6)
 
 
-# ---------------------------------------------------------------------- paired SPRT
+def test_bradley_terry_counts_a_draw_as_half_a_win() -> None:
+    """In every seating and first move: one Key win, one Skull win, two draws: no term
+    is away from zero (a draw read as a Skull win would make the Key seat weak)."""
+    rows = []
+    for fk, fs in (("a", "b"), ("b", "a")):
+        for first in ("key", "skull"):
+            for winner in ("key", "skull", None, None):
+                rows.append(game(faction_key=fk, faction_skull=fs, first=first,
+                                 winner=winner))
+    bt = M.bradley_terry(table(rows), prior=0.0)
+    assert bt["seat"][0] == pytest.approx(0.0, abs=1e-6)
+    assert bt["first_move"][0] == pytest.approx(0.0, abs=1e-6)
+
+
+# ---------------------------------------------------------------------- Wald and paired SPRT
+def test_wald_thresholds_use_alpha_and_beta() -> None:
+    """H0 p = 0.5 against H1 p = 0.6, α = 0.05, β = 0.2: H1 after ⌈log(0.8/0.05) /
+    log 1.2⌉ = 16 straight successes, H0 after ⌈log(0.2/0.95) / log 0.8⌉ = 7 failures."""
+    up = WaldSPRT(0.5, 0.6, alpha=0.05, beta=0.2)
+    decisions = [up.update(True) for _ in range(16)]
+    assert decisions[:15] == [None] * 15 and decisions[15] == "H1" and up.n == 16
+    down = WaldSPRT(0.5, 0.6, alpha=0.05, beta=0.2)
+    decisions = [down.update(False) for _ in range(7)]
+    assert decisions[:6] == [None] * 6 and decisions[6] == "H0"
+
+
+
 def _discordant_pairs_to_decide(effect: float, alpha: float, beta: float) -> int:
     """Pairs all won by B (one-sided test at α/2) until Wald's upper bound is reached."""
     upper = math.log((1 - beta) / (alpha / 2))
     return math.ceil(upper / math.log((0.5 + effect) / 0.5))
 
 
-@pytest.mark.parametrize(("b_wins", "expected"), [(True, "B higher"), (False, "B lower")])
+@pytest.mark.parametrize(("b_wins", "expected"), [(True, "B higher"), (False, "B lower")],
+                         ids=["higher", "lower"])
 def test_paired_sprt_decides_at_alpha_over_two_per_side(b_wins: bool, expected: str) -> None:
     effect, alpha, beta = 0.15, 0.05, 0.1
     needed = _discordant_pairs_to_decide(effect, alpha, beta)
@@ -178,6 +205,8 @@ def test_kills_are_credited_to_the_seat_whose_minions_died_and_tiebreaks_to_vigi
             if event.kind == "kill" and not event.data["hero"]:
                 lost[event.data["owner"]] += 1
         assert (row["killed_key"], row["killed_skull"]) == tuple(lost)
+        assert (row["rounds"], row["turns"]) == (state.rounds, sum(state.turns_taken))
+        assert row["winner"] == (None if state.winner is None else ("key", "skull")[state.winner])
         kills_seen += lost[0] != lost[1]
         if row["reason"] == "vigil":
             vigil_seen += 1
