@@ -41,12 +41,18 @@ def load_content(folder: str | Path | None = None) -> Content:
     if not folder.is_dir():
         raise ContentError(f"{folder}: not a folder of content files")
     sources: dict[str, dict[str, Any]] = {}
+    unreadable: list[str] = []  # every file that is not TOML, not only the first
     for name in CONTENT_FILES:
         path = folder / name
-        if path.exists():
-            sources[str(path)] = _parse(str(path), path.read_text(encoding="utf-8"))
-        else:
+        if not path.exists():
             sources[name] = _packaged(name)
+            continue
+        try:
+            sources[str(path)] = _parse(str(path), path.read_text(encoding="utf-8"))
+        except ContentError as err:
+            unreadable.append(str(err))
+    if unreadable:
+        raise ContentError("\n".join(unreadable))
     return build_content(sources, load_wording(folder))
 
 

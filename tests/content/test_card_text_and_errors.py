@@ -133,3 +133,14 @@ def test_help_card_errors_are_plain_and_complete(tmp_path: Path) -> None:
     assert "'when' names no rule setting 'lso' (did you mean 'los'?)" in message
     assert "did you mean 'vigil_track'?" in message
     assert "Input should" not in message and "literal[" not in message
+
+
+def test_every_unreadable_file_is_named(tmp_path: Path) -> None:
+    folder = copy_content(tmp_path)
+    (folder / "board.toml").write_text("content = 'board'\n[[row]\n", encoding="utf-8")
+    (folder / "rites.toml").write_text("content = = 'rites'\n", encoding="utf-8")
+    with pytest.raises(ContentError) as err:
+        load_content(folder)
+    lines = str(err.value).splitlines()
+    assert len(lines) == 2
+    assert "rites.toml: not valid TOML" in lines[0] and "board.toml: not valid TOML" in lines[1]
