@@ -83,23 +83,37 @@ def _cli(*args: str, env: dict[str, str] | None = None, **kwargs: object) -> sub
         stderr=subprocess.PIPE, **kwargs)
 
 
-def test_kill_9_of_a_worker_from_outside_does_not_hang_the_run(tmp_path: Path) -> None:
-    """As in the issue: ``kill -9`` on a worker while the run goes on."""
+def _workers(pid: int) -> list[int]:
+    """The run's worker processes (its spawned children, not Python's resource tracker)."""
+    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    out = []
+    for child in map(int, children):
+        try:
+            if b"spawn_main" in Path(f"/proc/{child}/cmdline").read_bytes():
+                out.append(child)
+        except FileNotFoundError:
+            continue
+    return out
+
+
+def test_kill_9_of_the_workers_from_outside_does_not_hang_the_run(tmp_path: Path) -> None:
+    """As in the issue: ``kill -9`` on the workers while they play (a worker is idle only
+    for the moment between two games, so both are killed mid-game)."""
     spec = _spec(tmp_path, games=3)
     out = tmp_path / "run"
     proc = _cli("lab", "run", str(spec), "--out", str(out), "--workers", "2", "--batch", "1")
     try:
-        # Wait for the workers (children of the run) and one stored game, then kill one.
+        # Wait for one stored game (both workers are up by then), then kill them both.
         deadline = time.monotonic() + 120
-        victim = None
-        while victim is None and time.monotonic() < deadline and proc.poll() is None:
-            children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()
-            if children and list((out / "games").glob("*.parquet")):
-                victim = int(children[0])
-            time.sleep(0.05)
-        assert victim is not None, "the run ended before a worker could be killed"
-        os.kill(victim, signal.SIGKILL)
-        stdout, stderr = proc.communicate(timeout=240)
+        victims: list[int] = []
+        while not victims and time.monotonic() < deadline and proc.poll() is None:
+            if list((out / "games").glob("*.parquet")):
+                victims = _workers(proc.pid)
+            time.sleep(0.02)
+        assert len(victims) == 2, "the run ended before its workers could be killed"
+        for victim in victims:
+            os.kill(victim, signal.SIGKILL)
+        stdout, stderr = proc.communicate(timeout=180)
     finally:
         proc.kill()
     assert proc.returncode == 0, stderr

@@ -249,7 +249,10 @@ def _worker_main(conn: Connection) -> None:
     worker ignores SIGINT instead of printing a traceback of its own."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     while True:
-        message = conn.recv()
+        try:
+            message = conn.recv()
+        except EOFError:            # the parent is gone: nothing more to play
+            return
         if message is None:
             return
         job, attempt = message
