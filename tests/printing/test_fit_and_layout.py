@@ -242,3 +242,28 @@ def test_help_cards_describe_the_game_as_set_up(tmp_path: Path) -> None:
     assert run_print("--sheets", "table", "--lang", "en", "-o", str(out)).exit_code == 0
     combat = next(t for t in open_printed(out).card_texts() if t.startswith("Combat"))
     assert squash("LoS = straight line between centres") in combat
+
+
+def test_rule_modules_in_play_get_a_help_card(tmp_path: Path) -> None:
+    from reliquary.engine.hooks import Hooks
+    from reliquary.engine.modules import Module, OptionSpec, register, unregister
+
+    register(Module(name="lanterns", title="Lanterns", rules="TEST-1",
+                    summary="every Relic glows: a test module", hooks=lambda c, s: Hooks(),
+                    options={"glow": OptionSpec(1, lo=1, hi=3, help="how bright")}))
+    try:
+        out = tmp_path / "table.pdf"
+        result = run_print("--sheets", "table", "--lang", "en", "--module", "lanterns",
+                           "--module-option", "lanterns.glow=2", "-o", str(out))
+        assert result.exit_code == 0, result.output
+        texts = open_printed(out).card_texts()
+        card = next(t for t in texts if t.startswith("Modulesinplay"))
+        assert squash("Lanterns (TEST-1): every Relic glows: a test module.") in card
+        assert squash("lanterns.glow = 2") in card
+        counts = [len(open_printed(out).card_rects(p)) for p in open_printed(out).pages]
+        assert sum(counts) == 10 and min(counts) >= 4  # no lone tenth card
+    finally:
+        unregister("lanterns")
+    out = tmp_path / "plain.pdf"
+    assert run_print("--sheets", "table", "--lang", "en", "-o", str(out)).exit_code == 0
+    assert not any(t.startswith("Modulesinplay") for t in open_printed(out).card_texts())

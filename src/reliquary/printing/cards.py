@@ -14,7 +14,7 @@ from reportlab.lib import colors
 from reportlab.pdfgen.canvas import Canvas
 
 from ..cardtext import CardText, TextLine, attack_text, faction_text
-from ..content import HelpCard
+from ..content import HelpCard, HelpLine, TableText
 from ..engine import Card, Faction, Rite
 from .common import (
     CARD_H,
@@ -67,12 +67,36 @@ def faction_faces(ctx: Context) -> list[Face]:
 
 
 def table_faces(ctx: Context) -> list[Face]:
-    """Sheet IV: the help cards, the rites, then the cards printed after the rites."""
+    """Sheet IV: the help cards (with the modules card when rule modules are on), the
+    rites, then the cards printed after the rites."""
     helps = [h for h in ctx.help.card if not h.after_rites]
     later = [h for h in ctx.help.card if h.after_rites]
+    modules = modules_card(ctx)
+    if modules is not None:
+        helps.append(modules)
     return ([Face("help", ctx.text(h.title), h) for h in helps]
             + [Face("rite", r.id, r) for r in ctx.content.rites]
             + [Face("help", ctx.text(h.title), h) for h in later])
+
+
+def modules_card(ctx: Context) -> HelpCard | None:
+    """A help card naming the rule modules the game is set up with (M-MOD-1) and the
+    options set (M-MOD-2), from the modules' own titles and summaries; ``None`` when
+    no module is on."""
+    settings = ctx.options.rules
+    if not settings.modules:
+        return None
+    from ..engine.modules import get
+
+    def line(text: str) -> HelpLine:
+        escaped = text.replace("{", "{{").replace("}", "}}")  # help lines are templates
+        return HelpLine(en=escaped, es=escaped)
+
+    lines = [line(f"**{get(name).title}** ({get(name).rules}): {get(name).summary.rstrip('.')}.")
+             for name in settings.modules]
+    lines += [line(f"{key} = {value}") for key, value in settings.module_options]
+    title = ctx.label("modules_title")
+    return HelpCard(id="modules", title=TableText(en=title, es=title), lines=tuple(lines))
 
 
 def role_labels(ctx: Context) -> tuple[str, ...]:
