@@ -467,12 +467,12 @@ class ReplayScreen(Screen[None]):
     @staticmethod
     def bindings(lang: str) -> list[BindingType]:
         return [
-            Binding("left,h", "step(-1)", t(lang, "prev")),
-            Binding("right,l,space", "step(1)", t(lang, "k_step")),
-            Binding("up,k,p", "turn(-1)", t(lang, "prev_turn")),
-            Binding("down,j,n", "turn(1)", t(lang, "k_turn")),
-            Binding("home,g", "go(0)", t(lang, "k_start")),
-            Binding("end,G", "end", t(lang, "k_end")),
+            Binding("left,h", "step(-1)", t(lang, "prev"), priority=True),
+            Binding("right,l,space", "step(1)", t(lang, "k_step"), priority=True),
+            Binding("up,k,p", "turn(-1)", t(lang, "prev_turn"), priority=True),
+            Binding("down,j,n", "turn(1)", t(lang, "k_turn"), priority=True),
+            Binding("home,g", "go(0)", t(lang, "k_start"), priority=True),
+            Binding("end,G", "end", t(lang, "k_end"), priority=True),
             Binding("r", "rules", t(lang, "k_rules")),
             Binding("q,escape", "quit_replay", t(lang, "k_quit")),
         ]

@@ -27,8 +27,10 @@ PIECE_STYLES = (KEY_STYLE, SKULL_STYLE)
 RELIC_STYLES = ("cyan", "red")
 RUIN_STYLE = "bright_black"
 FRAME_STYLE = "bright_black"
-LAST_TURN_BG = " on #3a2f12"
-PREVIEW_BG = " on #1f4d2b"
+# ANSI colour names: they keep their meaning in 16 colours, and stay apart as greys
+# under NO_COLOR (the options are also underlined and dotted, the cursor reversed).
+LAST_TURN_BG = " on bright_black"
+PREVIEW_BG = " on green"
 CURSOR_STYLE = "reverse"
 
 
