@@ -88,7 +88,7 @@ def test_the_pool_sends_the_games_history_to_its_worker(
         """The pool with its worker's function run here (the same function)."""
 
         async def run(self, game_id: str, budget: float | None, fn: Any, *args: Any,
-                      sticky: bool = False) -> Any:
+                      sticky: bool = False, owner: str | None = None) -> Any:
             results.append(fn(*args))
             return results[-1]
 

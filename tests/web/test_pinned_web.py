@@ -139,7 +139,7 @@ class InProcess(AIPool):
         self.budgets: list[float | None] = []
 
     async def run(self, game_id: str, budget: float | None, fn: Any, *args: Any,
-                  sticky: bool = False) -> Any:
+                  sticky: bool = False, owner: str | None = None) -> Any:
         self.budgets.append(budget)
         state = position_from_dict(args[0], self.content)
         return {"line": [format_option(state, state.legal_options()[0])], "value": 0.4,
