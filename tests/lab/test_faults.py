@@ -145,3 +145,20 @@ def test_ctrl_c_stops_in_one_line_and_keeps_the_finished_games(tmp_path: Path) -
                     "again to resume")
     meta = json.loads((out / "lab.json").read_text())
     assert meta["command"].startswith("reliquary lab run")
+
+
+def test_compare_leaves_out_the_pair_of_a_failed_game_and_goes_on(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from reliquary.lab.compare import compare
+
+    monkeypatch.setenv(FAULT_ENV, "kill:1")        # game 1 of A and of B: always killed
+    a = parse_spec(SPEC.format(games=1), tmp_path / "a.toml")
+    b = parse_spec(SPEC.format(games=1).replace("round_cap = 8", "round_cap = 9"),
+                   tmp_path / "b.toml")
+    result = compare(a, b, "mean_length", tmp_path / "A", tmp_path / "B", max_games=8,
+                     workers=2)
+    assert result.failed == 2
+    # Pairs by cell: games 0, 2, 3 and 4 of each (game 1's pair left out), none shifted.
+    assert (result.observations, result.games_used) == (4, 8)
+    for run in ("A", "B"):
+        assert Store(tmp_path / run).table()["game_index"].to_list() == [0, 2, 3, 4]

@@ -11,7 +11,7 @@ import contextlib
 import json
 import shlex
 import signal
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -101,7 +101,8 @@ def run_cmd(spec_path: Path, out: Path | None, workers: int | None, ray_address:
     console = Console(stderr=True)
     console.print(f"[bold]{spec.describe()}[/] → {out}")
     failures: list[str] = []
-    with _stopped_in_one_line(out, spec.games), _progress(console, spec.name) as bar:
+    with _stopped_in_one_line(_stored_games(out, spec.games)), \
+            _progress(console, spec.name) as bar:
         task = bar.add_task("games", total=spec.games, note="")
         counts = {"first": 0.0, "games": 0, "capped": 0}
 
@@ -154,21 +155,28 @@ def _command_line(name: str, *args: Path, **options: Any) -> str:
 
 
 @contextlib.contextmanager
-def _stopped_in_one_line(out: Path, planned: int) -> Iterator[None]:
+def _stopped_in_one_line(what: Callable[[], str]) -> Iterator[None]:
     """Ctrl-C (or SIGTERM): the runner has stored the finished games and stopped the
-    workers; say so in one line and exit 130 (143 for SIGTERM), without a traceback."""
+    workers; say so in one line (``what()``: what is stored where) and exit 130 (143
+    for SIGTERM), without a traceback."""
     try:
         yield
     except (KeyboardInterrupt, SystemExit) as stop:
         code = 130 if isinstance(stop, KeyboardInterrupt) else stop.code
         if isinstance(stop, SystemExit) and code != 128 + signal.SIGTERM:
             raise
+        click.echo(f"stopped: {what()}; run the same command again to resume", err=True)
+        raise SystemExit(code) from None
+
+
+def _stored_games(out: Path, planned: int) -> Callable[[], str]:
+    def what() -> str:
         from ..lab.store import Store
 
         stored = len(Store(out).done_ids()) if (out / "games").exists() else 0
-        click.echo(f"stopped: {stored} of {planned} games stored in {out}; run the same "
-                   "command again to resume", err=True)
-        raise SystemExit(code) from None
+        return f"{stored} of {planned} games stored in {out}"
+
+    return what
 
 
 def _run_label(run_dir: Path, games: int) -> str:
@@ -257,7 +265,9 @@ def compare_cmd(spec_a: Path, spec_b: Path, metric: str, test: str, margin: floa
         out = Path("lab-runs") / f"compare-{a.name}-{b.name}"
         run_a, run_b = out / "A", out / "B"
     console = Console(stderr=True)
-    with _progress(console, f"{a.name} vs {b.name}: {metric}") as bar:
+    stored = f"the games played so far are stored in {run_a} and {run_b}"
+    with _stopped_in_one_line(lambda: stored), \
+            _progress(console, f"{a.name} vs {b.name}: {metric}") as bar:
         task = bar.add_task("games", total=max_games, note="")
 
         def on_progress(used: int, note: str) -> None:
@@ -281,6 +291,9 @@ def compare_cmd(spec_a: Path, spec_b: Path, metric: str, test: str, margin: floa
                f"({result.observations} {unit}): {result.used_stored} already stored, "
                f"{result.used_new} new; {result.games_played} games played now; "
                f"runs in {run_a} and {run_b}")
+    if result.failed:
+        click.echo(f"{result.failed} game(s) failed after two tries and were left out with "
+                   "their pair")
 
 
 def _parse_space(values: tuple[str, ...]) -> dict[str, list[Any]] | None:
@@ -341,7 +354,8 @@ def tune_cmd(spec_path: Path, trials: int, cap_max: float, fpa_tol: float, facti
     targets = Targets(cap_max=cap_max, fpa_tol=fpa_tol, faction_tol=faction_tol,
                       draw_max=draw_max, min_rounds=min_rounds)
     console = Console(stderr=True)
-    with _progress(console, f"tune {base.name}") as bar:
+    stored = f"the trials' games played so far are stored under {out}"
+    with _stopped_in_one_line(lambda: stored), _progress(console, f"tune {base.name}") as bar:
         task = bar.add_task("trials", total=trials, note="")
 
         def on_trial(number: int, settings: dict[str, Any], m: dict[str, Any]) -> None:

@@ -22,7 +22,7 @@ from typing import Any
 import polars as pl
 
 from . import metrics
-from .runner import run_local, run_ray
+from .runner import Failure, run_local, run_ray
 from .spec import LabSpec
 from .sprt import ConfidenceSequence, PairedSPRT
 from .store import Store
@@ -64,6 +64,7 @@ class Comparison:
     games_used: int               # games behind those observations (A and B)
     games_played: int             # games the workers played in this call
     used_stored: int = 0          # of the games used, those already stored before
+    failed: int = 0               # games given up after their tries (left out, by pair)
     value_a: float = math.nan
     value_b: float = math.nan
     difference: float = math.nan
@@ -106,6 +107,7 @@ def compare(spec_a: LabSpec, spec_b: LabSpec, metric: str, out_a: str | Path,
     used_a: list[dict[str, Any]] = []
     used_b: list[dict[str, Any]] = []
     stored_before = (stores[0].done_ids(), stores[1].done_ids())
+    failures: list[Failure] = []
     played = 0
     decision: str | None = None
     observations = 0
@@ -114,8 +116,8 @@ def compare(spec_a: LabSpec, spec_b: LabSpec, metric: str, out_a: str | Path,
         jobs_a, jobs_b = spec_a.jobs_for_rep(rep), spec_b.jobs_for_rep(rep)
         if not per_rep:
             # Play no more pairs than the budget can still use.
-            pairs = math.ceil((max_games - len(used_a) - len(used_b)) / 2)
-            jobs_a, jobs_b = jobs_a[:pairs], jobs_b[:pairs]
+            budget = math.ceil((max_games - len(used_a) - len(used_b)) / 2)
+            jobs_a, jobs_b = jobs_a[:budget], jobs_b[:budget]
         done = (stores[0].done_ids(), stores[1].done_ids())
         todo_a = [j for j in jobs_a if j.game_id not in done[0]]
         todo_b = [j for j in jobs_b if j.game_id not in done[1]]
@@ -126,19 +128,33 @@ def compare(spec_a: LabSpec, spec_b: LabSpec, metric: str, out_a: str | Path,
         todo = [j for pair in zip(todo_a, todo_b, strict=False) for j in pair]
         todo += todo_a[len(todo_b):] + todo_b[len(todo_a):]
         todo = list({(j.spec_hash, j.game_id): j for j in todo}.values())
-        new_rows = list(run_ray(todo, ray_address) if ray_address else
-                        run_local(todo, workers))
+        new_rows: list[dict[str, Any]] = []
+        source = run_ray(todo, ray_address, on_failure=failures.append) if ray_address \
+            else run_local(todo, workers, on_failure=failures.append)
+        try:
+            new_rows.extend(source)
+        finally:                    # stored even when interrupted
+            source.close()
+            for store, spec, side in zip(stores, (spec_a, spec_b), (todo_a, todo_b),
+                                         strict=True):
+                wanted = {j.game_id for j in side}
+                store.write_batch([{**r, "run": spec.name} for r in new_rows
+                                   if r["game_id"] in wanted
+                                   and r["spec_hash"] == spec.spec_hash])
         played += len(new_rows)
-        for store, spec, side in zip(stores, (spec_a, spec_b), (todo_a, todo_b), strict=True):
-            wanted = {j.game_id for j in side}
-            store.write_batch([{**r, "run": spec.name} for r in new_rows
-                               if r["game_id"] in wanted and r["spec_hash"] == spec.spec_hash])
-        ids_a = {j.game_id for j in jobs_a}
-        ids_b = {j.game_id for j in jobs_b}
-        rows_a = stores[0].table().filter(pl.col("game_id").is_in(list(ids_a))).sort(
-            "game_index")
-        rows_b = stores[1].table().filter(pl.col("game_id").is_in(list(ids_b))).sort(
-            "game_index")
+        by_id_a = {r["game_id"]: r for r in stores[0].table().filter(
+            pl.col("game_id").is_in([j.game_id for j in jobs_a])).to_dicts()}
+        by_id_b = {r["game_id"]: r for r in stores[1].table().filter(
+            pl.col("game_id").is_in([j.game_id for j in jobs_b])).to_dicts()}
+        # A's i-th game of the repetition against B's i-th (the same cell); a pair with a
+        # failed game is left out rather than shifting the others.
+        pairs = [(by_id_a[ja.game_id], by_id_b[jb.game_id])
+                 for ja, jb in zip(jobs_a, jobs_b, strict=False)
+                 if ja.game_id in by_id_a and jb.game_id in by_id_b]
+        if not pairs:               # every pair of a repetition failed: stop undecided
+            break
+        rows_a = pl.DataFrame([a for a, _ in pairs])
+        rows_b = pl.DataFrame([b for _, b in pairs])
         if per_rep:
             cs.update(PER_REP[metric](rows_b) - PER_REP[metric](rows_a))
             used_a += rows_a.to_dicts()
@@ -146,7 +162,7 @@ def compare(spec_a: LabSpec, spec_b: LabSpec, metric: str, out_a: str | Path,
             observations += 1
             decision = cs.decision
         else:
-            for ra, rb in zip(rows_a.to_dicts(), rows_b.to_dicts(), strict=False):
+            for ra, rb in pairs:
                 fa, fb = PER_GAME[metric](ra), PER_GAME[metric](rb)
                 cs.update(fb - fa)
                 if sprt is not None:
@@ -174,7 +190,8 @@ def compare(spec_a: LabSpec, spec_b: LabSpec, metric: str, out_a: str | Path,
     low, high = cs.interval
     return Comparison(metric=metric, test=test, decision=decision or "undecided",
                       observations=observations, games_used=len(used_a) + len(used_b),
-                      games_played=played, used_stored=used_stored, value_a=va,
+                      games_played=played, used_stored=used_stored,
+                      failed=len(failures), value_a=va,
                       value_b=vb, difference=cs.mean,
                       interval=(low if math.isfinite(low) else math.nan,
                                 high if math.isfinite(high) else math.nan))
