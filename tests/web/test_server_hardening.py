@@ -4,6 +4,7 @@ signals with work in flight, and AI workers outliving a killed server."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -213,3 +214,58 @@ def test_ai_workers_exit_when_the_server_is_killed(
     while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
         time.sleep(POLL_S)
     assert not [pid for pid in workers if alive(pid)]
+
+
+# ---------------------------------------------------------------------- 2. hint flood
+def human_turn(client: httpx.Client, game: dict[str, Any]) -> dict[str, Any]:
+    """Play the human's whole turn (first options); the view after it."""
+    view = client.get(f"/api/games/{game['id']}", params={"t": game["token"]}).json()
+    while view["decision"] and view["decision"]["mine"]:
+        view = client.post(f"/api/games/{game['id']}/decide", json={
+            "token": game["token"], "rev": view["rev"],
+            "option": view["decision"]["options"][0]}).json()
+    return dict(view)
+
+
+def ai_turn_seconds(client: httpx.Client, game: dict[str, Any]) -> float:
+    """How long the AI takes to answer the human's turn, played now."""
+    began = time.monotonic()
+    view = human_turn(client, game)
+    while not view["result"] and not (view["decision"] and view["decision"]["mine"]):
+        time.sleep(POLL_S)
+        view = client.get(f"/api/games/{game['id']}", params={"t": game["token"]}).json()
+    return time.monotonic() - began
+
+
+def test_a_hint_flood_does_not_hold_up_another_game_s_ai(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, servers: list[Server]) -> None:
+    """40 hints, each abandoned after a second, on the attacker's own game: another
+    player's ``hard`` turn (1.5 s) took 42 s instead of 2.1 s."""
+    server = start(tmp_path, monkeypatch, RELIQUARY_AI_WORKERS="1")
+    servers.append(server)
+    with httpx.Client(base_url=server.url, timeout=60) as client:
+        attacker = ai_game_on_the_human_s_turn(client)
+        victim = client.post("/api/games", json={"mode": "ai", "level": "hard",
+                                                 "quick": True}).json()
+        deadline = time.monotonic() + 60
+        while not human_turn(client, victim)["decision"]:  # the victim's turn comes
+            assert time.monotonic() < deadline
+        while True:
+            view = client.get(f"/api/games/{victim['id']}", params={"t": victim["token"]}
+                              ).json()
+            if view["decision"] and view["decision"]["mine"]:
+                break
+            time.sleep(POLL_S)
+
+        def flood() -> None:
+            with contextlib.suppress(httpx.HTTPError):
+                httpx.get(f"{server.url}/api/games/{attacker['id']}/hint",
+                          params={"t": attacker["token"]}, timeout=1.0)
+
+        flooders = [threading.Thread(target=flood) for _ in range(40)]
+        for thread in flooders:
+            thread.start()
+        took = ai_turn_seconds(client, victim)
+        for thread in flooders:
+            thread.join()
+    assert took < 1.5 + 1.0 + 1.0, f"the AI's turn took {took:.2f} s"  # budget + 1 s + slack
