@@ -46,16 +46,24 @@ def summary_row(name: str, g: Any) -> dict[str, Any]:
         "run": name, "games": len(g), "cap": M.round_cap_rate(g), "draw": M.draw_rate(g),
         "fpa": fpa, "length": ln,
         "board": M.decisiveness(g)["board_wins"],
-        "spread": M.faction_spread(g),
+        "spread": M.faction_spread_interval(g),
         "kills_capped": per100["per_100_rounds"] if per100 else math.nan,
         "regroups_capped": reg100["per_100_rounds"] if reg100 else math.nan,
         "minutes": float(g["seconds"].sum()) / 60,
     }
 
 
+def spread(d: dict[str, float]) -> str:
+    """The faction spread with its bootstrap interval and what chance alone gives."""
+    if not d["samples"]:
+        return f"{d['value']:.0%}"
+    return f"{d['value']:.0%} [{d['low']:.0%}, {d['high']:.0%}] (<{d['null_high']:.0%})"
+
+
 def markdown_table(rows: list[dict[str, Any]]) -> str:
     lines = ["| run | games | round-cap rate | draw rate | first-player score | "
-             "mean rounds | board wins | faction spread | kills / Regroups per 100 rounds "
+             "mean rounds | board wins | faction spread [bootstrap] (chance alone: 95% "
+             "below) | kills / Regroups per 100 rounds "
              "(capped games) | code |",
              "|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
@@ -65,7 +73,7 @@ def markdown_table(rows: list[dict[str, Any]]) -> str:
         lines.append(
             f"| {r['run']} | {r['games']} | {pct(r['cap'])} | {pct(r['draw'])} | "
             f"{pct(r['fpa'], 'score')} | {ln['mean']:.0f} [{ln['low']:.0f}, {ln['high']:.0f}] | "
-            f"{pct(r['board'])} | {r['spread']:.0%} | {kr} | {r.get('code', '')} |")
+            f"{pct(r['board'])} | {spread(r['spread'])} | {kr} | {r.get('code', '')} |")
     return "\n".join(lines)
 
 

@@ -85,7 +85,11 @@ def lab() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the run summary as JSON.")
 def run_cmd(spec_path: Path, out: Path | None, workers: int | None, ray_address: str | None,
             batch: int | None, games_per_cell: int | None, as_json: bool) -> None:
-    """Play the tournament SPEC.toml and store every game (resumable)."""
+    """Play the tournament SPEC.toml and store every game (resumable).
+
+    A game whose worker dies (kill -9, out of memory) or that raises is played once
+    more, then listed in RUN/failed.json and the run goes on; Ctrl-C stores the finished
+    games and stops in one line."""
     _need_lab()
     from ..lab.metrics import headline
     from ..lab.runner import run_spec
