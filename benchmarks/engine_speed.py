@@ -14,8 +14,10 @@ OpenSpiel's C++ chess and breakthrough, all as random playouts stepped from Pyth
 (the wall clock of a shared machine counts waiting for a core too). ``--search`` adds
 the AI's search (nodes/s at a fixed node budget on fixed positions), and
 ``--baseline-src TREE`` adds the pure engine of another source tree (e.g. an unchanged
-copy of an older commit: ``git archive <commit> | tar -x -C /tmp/old``). It prints best
-and median of ``--repeat`` rounds and their ratios.
+copy of an older commit: ``git archive <commit> | tar -x -C /tmp/old``), and
+``--baseline-site DIR`` its compiled engine (``pip wheel --no-deps /tmp/old -w /tmp/w``
+and unzip the wheel into DIR). It prints best and median of ``--repeat`` rounds and their
+ratios.
 
     python benchmarks/engine_speed.py --games 400
     python benchmarks/engine_speed.py --games 200 --profile
@@ -236,6 +238,10 @@ def compare(args: argparse.Namespace) -> None:
         src = str(Path(args.baseline_src).resolve() / "src")
         baseline_env = {"RELIQUARY_PURE": "1", "PYTHONPATH": src}
         lines.append(Contender("reliquary pure, baseline tree", "reliquary", baseline_env))
+    site_env = {"PYTHONPATH": str(Path(args.baseline_site).resolve())} if args.baseline_site \
+        else None
+    if site_env:
+        lines.append(Contender("reliquary compiled, baseline", "reliquary", site_env))
     lines.append(Contender("python-chess", "chess") if _installed("chess") else
                  Contender("python-chess (not installed)", "-"))
     if _installed("pyspiel"):
@@ -246,6 +252,8 @@ def compare(args: argparse.Namespace) -> None:
                   Contender("search compiled", "search")]
         if baseline_env:
             lines.append(Contender("search pure, baseline tree", "search", baseline_env))
+        if site_env:
+            lines.append(Contender("search compiled, baseline", "search", site_env))
     runnable = [c for c in lines if c.kind != "-"]
     print(f"load average before: {_load()}  (2 shared cores: figures vary with the load)")
     for round_no in range(args.repeat):
@@ -274,6 +282,8 @@ def compare(args: argparse.Namespace) -> None:
     ratio("reliquary compiled", "python-chess", "")
     ratio("reliquary pure", "python-chess", "")
     ratio("reliquary pure", "reliquary pure, baseline tree", "aim ≥ 1 (no slower)")
+    ratio("reliquary compiled", "reliquary compiled, baseline", "aim ≥ 0.95 (issue 22)")
+    ratio("search compiled", "search compiled, baseline", "aim ≥ 0.95 (issue 22)")
     ratio("search compiled", "search pure", "")
     ratio("search compiled", "search pure, baseline tree", "aim ≥ 3")
     ratio("search pure", "search pure, baseline tree", "")
@@ -296,6 +306,9 @@ def main() -> None:
                         help="pure, compiled, python-chess, OpenSpiel side by side")
     parser.add_argument("--search", action="store_true", help="--compare: add search nodes/s")
     parser.add_argument("--baseline-src", help="--compare: also a pure engine from this tree")
+    parser.add_argument("--baseline-site",
+                        help="--compare: also the compiled engine installed in this folder "
+                             "(e.g. a wheel of an older commit, unzipped: see docs/compiled.md)")
     parser.add_argument("--repeat", type=int, default=3, help="--compare: rounds")
     parser.add_argument("--seconds", type=float, default=2.0,
                         help="--compare: seconds per measurement")
