@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from ..engine import State
 
-
 # The position key is the engine's own (State.key: every field of the position); the
 # AI adds the key of a position as a player sees it at a turn's start, for repetitions.
 
