@@ -73,3 +73,20 @@ def test_events_marked_secret_reach_only_their_owner(content: Content) -> None:
 def test_one_screen_for_both_seats_sees_as_a_spectator() -> None:
     assert viewer_for({0}) == 0 and viewer_for({1}) == 1
     assert viewer_for({0, 1}) == SPECTATOR and viewer_for(set()) == SPECTATOR
+
+
+def test_the_environments_observation_cannot_hold_the_others_secret(content: Content) -> None:
+    import numpy as np
+
+    from reliquary.env.encoding import Observer
+
+    chose_wardens = after_key_chose(content)
+    chose_choir = State(content)
+    while chose_choir.decision().kind != "faction":
+        chose_choir.apply(chose_choir.legal_options()[0])
+    chose_choir.apply("pyre-choir")
+    observer = Observer(content, 8)
+    # Skull's observation is the same whatever Key chose in secret; Key's differs
+    assert np.array_equal(observer.encode(chose_wardens, 1), observer.encode(chose_choir, 1))
+    assert not np.array_equal(observer.encode(chose_wardens, 0),
+                              observer.encode(chose_choir, 0))

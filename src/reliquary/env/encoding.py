@@ -57,6 +57,7 @@ import numpy.typing as npt
 
 from ..engine import DECISION_KINDS, MODES, PASS, Content, Option, Play, State, Step
 from ..engine.geometry import DIRECTIONS
+from ..engine.visibility import observation_state, pending_secrets
 
 #: Planes that vary over the board, in order.
 BOARD_PLANES: tuple[str, ...] = (
@@ -279,6 +280,8 @@ class Observer:
         result = np.zeros(self.shape, np.float32) if out is None else out
         if result.shape != self.shape:
             raise ValueError(f"out has shape {result.shape}; the observation's is {self.shape}")
+        if pending_secrets(state):  # only what this player may know (engine.visibility)
+            state = observation_state(state, player)
         # Written channels last (a square's planes side by side), then laid out.
         out = result if self.layout == "channels_last" else self._buffer
         out.fill(0.0)
@@ -353,7 +356,8 @@ class Observer:
             scalars["rite_enemy:" + str(state.rites[enemy])] = 1.0
         for rite in state.rite_draft:  # S5's draft, emptied once both have chosen (D5)
             scalars["rite_draft:" + rite] = 1.0
-        # S3: a player's own choice is known to them; the other's only once revealed.
+        # S3: a player's own choice is known to them (the other's is not in the
+        # observed state until revealed).
         own_faction = state.factions[player] or state.secret_faction[player]
         if own_faction:
             scalars["faction_own:" + own_faction] = 1.0
