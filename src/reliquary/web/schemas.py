@@ -57,15 +57,26 @@ class NewGame(Body):
     vigil_reset: Name | None = None
     vigil_start: StrictInt | None = Field(None, ge=0, le=100)
     killed_minions: Name | None = None
+    # M-MOD-1, M-MOD-2: rule modules and their options ("module.option": value), checked
+    # by Settings like the rest (400 naming the module or option).
+    modules: list[Name] = Field(default_factory=list, max_length=8,
+                                description="rule modules to turn on (GET /api/meta)")
+    module_options: dict[Name, StrictInt | Name | list[Name]] = Field(
+        default_factory=dict, max_length=32,
+        description="module options by 'module.option' (GET /api/meta lists them)")
 
     def settings(self) -> dict[str, Any]:
         """The rule settings given (the engine's defaults for the rest)."""
         names = ("size", "los", "first_turn", "round_cap", "regroup_limit", "vigil_reset",
                  "vigil_start", "killed_minions")
         given = self.model_dump(include=set(names))
-        return {k: v for k, v in given.items()
-                if k in self.model_fields_set or k in ("size", "los", "first_turn",
-                                                       "round_cap")}
+        chosen = {k: v for k, v in given.items()
+                  if k in self.model_fields_set or k in ("size", "los", "first_turn",
+                                                         "round_cap")}
+        if self.modules:
+            chosen["modules"] = list(self.modules)
+        chosen.update(self.module_options)
+        return chosen
 
 
 class Decide(Body):
