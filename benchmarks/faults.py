@@ -26,10 +26,12 @@ A fault whose text is no longer in the source (the code moved on) is reported as
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -373,8 +375,10 @@ def copy_package(into: Path) -> Path:
 
 
 def environment(copy_root: Path) -> dict[str, str]:
+    # No plugins loaded from entry points (Hypothesis, Schemathesis, Playwright …):
+    # loading them costs more than most runs' tests, and these tests need none.
     return {**os.environ, "PYTHONPATH": str(copy_root), "RELIQUARY_PURE": "1",
-            "PYTHONWARNINGS": "ignore"}
+            "PYTHONWARNINGS": "ignore", "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
 
 
 _STAMPS = iter(range(1_000_000_000, 2_000_000_000))
@@ -400,16 +404,64 @@ def pytest_command(tests: Sequence[str], deselect: Iterable[str]) -> list[str]:
 FAILED = re.compile(r"^(?:FAILED|ERROR) (.+?)(?: - .*)?$", re.MULTILINE)
 
 
+#: Libraries the tests import, loaded once here so that each forked run starts with
+#: them (the package itself is never imported here: each run imports its copy afresh).
+HEAVY = ("pytest", "numpy", "polars", "scipy.stats", "statsmodels.api", "pyarrow", "fastapi",
+         "starlette.testclient", "httpx", "sqlalchemy", "pydantic", "websockets.sync.client",
+         "reportlab.pdfgen.canvas", "pdfplumber", "pymupdf", "PIL.Image", "gymnasium",
+         "pettingzoo")
+
+
+def preload() -> None:
+    import importlib
+
+    for name in HEAVY:
+        with contextlib.suppress(Exception):  # an extra not installed: its tests say so
+            importlib.import_module(name)
+
+
 def run_tests(tests: Sequence[str], env: dict[str, str], deselect: Iterable[str],
               timeout: float) -> tuple[int | None, str]:
-    """pytest's exit code (None: it ran past ``timeout``) and its output."""
-    command = pytest_command(tests, deselect)
-    try:
-        done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True,
-                              timeout=timeout, check=False)
-    except subprocess.TimeoutExpired:
-        return None, ""
-    return done.returncode, done.stdout + done.stderr
+    """pytest's exit code (None: it ran past ``timeout``) and its output, from a forked
+    child of this process (the libraries already loaded; the package from the copy)."""
+    args = pytest_command(tests, deselect)[3:]  # without "python -m pytest"
+    with tempfile.TemporaryFile() as out:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:  # the child: a session of its own, so a hang is killed whole
+            exit_code = 3
+            try:
+                os.setsid()
+                os.dup2(out.fileno(), 1)
+                os.dup2(out.fileno(), 2)
+                os.chdir(ROOT)
+                os.environ.clear()
+                os.environ.update(env)
+                sys.path.insert(0, env["PYTHONPATH"])
+                import pytest
+
+                exit_code = int(pytest.main(args))
+            finally:
+                sys.stdout.flush()
+                sys.stderr.flush()
+                os._exit(exit_code)
+        deadline = time.monotonic() + timeout
+        code: int | None
+        while True:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                code = os.waitstatus_to_exitcode(status)
+                break
+            if time.monotonic() > deadline:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                code = None
+                break
+            time.sleep(0.1)
+        out.seek(0)
+        return code, out.read().decode(errors="replace")
 
 
 def check_copy_is_imported(copy_root: Path, env: dict[str, str]) -> None:
@@ -525,6 +577,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         copy = copy_package(copy_root)
         env = environment(copy_root)
         check_copy_is_imported(copy_root, env)
+        preload()
         print(f"{len(chosen)} faults; the copy: {copy}", flush=True)
         started = time.perf_counter()
         baseline = Baseline(env, args.timeout)
