@@ -277,7 +277,10 @@ class _Worker:
 
     def send(self, job: GameJob, attempt: int) -> None:
         self.job, self.attempt = job, attempt
-        self.conn.send((job, attempt))
+        # A worker that died since its last game is found by its sentinel, like any
+        # other death, and the job goes back to the queue from there.
+        with contextlib.suppress(OSError):
+            self.conn.send((job, attempt))
 
 
 
