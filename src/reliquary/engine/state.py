@@ -83,7 +83,7 @@ class Piece:
     def __init__(self, pid: int, owner: int, hero: bool, hp: int, sq: int,
                  harrowed: bool = False, max_hp: int = -1, veiled: bool = False,
                  aegis: bool = False, stepped: bool = False,
-                 conds: tuple[Condition, ...] = ()) -> None:
+                 conds: tuple[Condition, ...] = (), bans: int = 0) -> None:
         self.id = pid
         self.owner = owner
         self.hero = hero
@@ -96,10 +96,12 @@ class Piece:
         #: the order gained; K-Veil and K-Aegis are the base game's two. An immutable
         #: tuple, so copies share it.
         self.conds = conds
-        #: The union of its conditions' bans (hooks.NO_MOVE, ...): what hot paths test.
-        self.bans = 0
-        for c in conds:
-            self.bans |= c[3]
+        #: The union of its conditions' bans (hooks.NO_MOVE, ...): what hot paths test
+        #: (given with ``conds`` by copy(); else worked out from them).
+        self.bans = bans
+        if conds and not bans:
+            for c in conds:
+                self.bans |= c[3]
         if veiled:
             self.set_condition(VEIL, True)
         if aegis:
@@ -108,7 +110,7 @@ class Piece:
     def copy(self) -> Piece:
         # One constructor call: compiled (mypyc) classes have no __new__ shortcut.
         return Piece(self.id, self.owner, self.hero, self.hp, self.sq, self.harrowed,
-                     self.max_hp, False, False, self.stepped, self.conds)
+                     self.max_hp, False, False, self.stepped, self.conds, self.bans)
 
     def has(self, name: str) -> bool:
         """Whether the piece has the condition called ``name``."""
@@ -539,7 +541,10 @@ class State:
         if not self.stack:
             return False
         kind = self.stack[-1][0]
-        return kind in ("deal", "roll") or kind in self._rules.chance_kinds
+        if kind == "deal" or kind == "roll":
+            return True
+        chance = self._rules.chance_kinds  # a module's chance kinds (M-MOD-8)
+        return bool(chance) and kind in chance
 
     @property
     def current_player(self) -> int:
