@@ -377,6 +377,8 @@ def test_replay_steps_by_decision_and_turn_without_dropping_keys(
     page = pages.new()
     page.goto(f"{live.url}/replay/{finished['id']}")
     page.wait_for_selector("#rp-next")
+    page.keyboard.press("Home")  # it opens at the first move: from the empty board
+    page.wait_for_function("() => document.getElementById('replay-at').textContent === '0'")
     for _ in range(7):  # as fast as keys come: none is lost
         page.keyboard.press("ArrowRight")
     page.wait_for_function("() => document.getElementById('replay-at').textContent === '7'")

@@ -1,7 +1,10 @@
 """The game log in plain language, English and Spanish, built from the engine's events.
 
 Each decision taken (an :class:`~reliquary.engine.Entry`) becomes zero or more lines;
-what happened comes from the entry's events, never from re-deriving the rules.
+what happened comes from the entry's events, never from re-deriving the rules. Each line
+also carries ``seq`` and ``kind``, the number and kind of its decision, so that the page can
+group the log by turn; an attack's damage line carries ``from`` and ``to``, the attacker's
+and the target's squares, for the page's attack arrow.
 """
 
 from __future__ import annotations
@@ -24,6 +27,22 @@ PREVENTED = {
     "en": {"aegis": "prevented by Aegis", "first_turn": "prevented: first turn"},
     "es": {"aegis": "impedido por Égida", "first_turn": "impedido: primer turno"},
 }
+#: A decision passed ("pass" outside a card's play), by decision kind: what was not done.
+PASSED = {
+    "en": {"escort": "{s} takes no Escort step.", "lunge": "{s} does not lunge.",
+           "second_target": "{s} attacks no second target.", "gale_step": "{s} takes no Gale step.",
+           "rapture_step": "{s} stops the Rapture steps.", "after_step": "{s} takes no step "
+           "after the attack.", "kill_step": "{s} does not step into the freed square.",
+           "swap": "{s} does not swap.", "lantern_step": "{s} takes no Lantern step."},
+    "es": {"escort": "{s} no da el paso de Escolta.", "lunge": "{s} no acomete.",
+           "second_target": "{s} no ataca a un segundo objetivo.",
+           "gale_step": "{s} no da el paso de Gale.", "rapture_step": "{s} detiene los pasos "
+           "de Rapture.", "after_step": "{s} no da el paso tras el ataque.",
+           "kill_step": "{s} no entra en la casilla liberada.", "swap": "{s} no se intercambia.",
+           "lantern_step": "{s} no da el paso del Farol."},
+}
+GENERIC_PASS = {"en": "{s} passes ({k}).", "es": "{s} pasa ({k})."}
+
 REASON = {
     "en": {"hero_killed": "the enemy Hero was killed", "relic_home": "the relic was brought home",
            "vigil": "the Vigil reached 0", "round_cap": "the round limit was reached",
@@ -45,6 +64,8 @@ class LogContext:
     factions: list[str | None] = field(default_factory=lambda: [None, None])
     attacker: int = -1
     dealt: int = 0
+    decided: int = 0  # decisions described so far: the next one's ``seq``
+    attacker_at: int = -1  # the attacking piece's square (after its lunge)
 
     def side(self, player: int, lang: str) -> str:
         return SIDE[lang][player]
@@ -111,14 +132,30 @@ def result_text(result: dict[str, Any] | None) -> Line | None:
 def note_before(ctx: LogContext, state: State, kind: str, option: Any) -> None:
     """Remember what a decision is about before it is applied (the attacking piece)."""
     if kind == "play":
-        ctx.attacker = -1
+        ctx.attacker = ctx.attacker_at = -1
     elif kind == "attacker" and isinstance(option, int):
         piece = state.piece_at(option)
         ctx.attacker = piece.id if piece else -1
+        ctx.attacker_at = option
 
 
 def describe(ctx: LogContext, entry: Entry) -> list[Line]:
-    """The log lines of one decision, in both languages."""
+    """The log lines of one decision, in both languages, each with its decision's ``seq``."""
+    seq = str(ctx.decided)
+    ctx.decided += 1
+    return [{**line, "seq": seq, "kind": entry.kind} for line in _lines(ctx, entry)]
+
+
+def passed_line(ctx: LogContext, player: int, kind: str) -> Line:
+    """A passed decision in words: what the player chose not to do."""
+    out = {}
+    for lang in ("en", "es"):
+        template = PASSED[lang].get(kind, GENERIC_PASS[lang])
+        out[lang] = template.format(s=ctx.side(player, lang), k=kind.replace("_", " "))
+    return out
+
+
+def _lines(ctx: LogContext, entry: Entry) -> list[Line]:
     lines: list[Line] = []
     name = ctx.geometry.name
     p = entry.player
@@ -147,8 +184,7 @@ def describe(ctx: LogContext, entry: Entry) -> list[Line]:
         lines.append({"en": f"{ctx.side(p, 'en')} places its relic on {entry.token}.",
                       "es": f"{ctx.side(p, 'es')} coloca su Reliquia en {entry.token}."})
     elif entry.token == "pass" and entry.kind != "play":
-        lines.append({"en": f"{ctx.side(p, 'en')} passes ({entry.kind.replace('_', ' ')}).",
-                      "es": f"{ctx.side(p, 'es')} renuncia ({entry.kind.replace('_', ' ')})."})
+        lines.append(passed_line(ctx, p, entry.kind))
     for ev in entry.events:
         line = _event_line(ctx, ev)
         if line:
@@ -175,6 +211,8 @@ def _event_line(ctx: LogContext, ev: Event) -> Line | None:
                           f"{ctx.side(d['owner'], 'es')} (marcado)."}
         return {"en": f"{pc('en')} is placed on {sq}.", "es": f"{pc('es')} se coloca en {sq}."}
     if k in ("move", "step"):
+        if d.get("piece") == ctx.attacker:  # a lunge: the attack comes from there
+            ctx.attacker_at = d["to"]
         a, b = name(d["square"]), name(d["to"])
         verb = {"move": ("moves", "mueve"), "step": ("steps", "da un paso")}[k]
         return {"en": f"{pc('en')} {verb[0]} {a} → {b}.", "es": f"{pc('es')} {verb[1]} {a} → {b}."}
@@ -214,6 +252,9 @@ def _event_line(ctx: LogContext, ev: Event) -> Line | None:
                 takes = "takes" if lang == "en" else "recibe"
                 on = "on" if lang == "en" else "en"
                 out[lang] = f"{pc(lang)} {on} {sq} {takes} {dmg}{note}."
+        attacker = ctx.pieces.get(ctx.attacker)
+        if attacker and attacker[0] != d["owner"] and ctx.attacker_at >= 0:
+            out.update({"from": name(ctx.attacker_at), "to": sq})  # the page's attack arrow
         return out
     if k == "kill":
         sq = name(d["square"])

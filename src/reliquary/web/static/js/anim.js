@@ -1,6 +1,7 @@
 // Motion from the engine's events: moves, steps, pushes, pulls, swaps, damage, kills,
-// relic pick-ups and die rolls. Short, skippable (any click or key), and off when the
-// player asks for reduced motion.
+// relic pick-ups and die rolls, one after another. The opponent's turn plays at the pace
+// the player sets (fast, normal, slow); always skippable (any click or key), and off when
+// the player asks for reduced motion.
 import {centre, pieceShape} from "./board.js";
 
 const NS = "http://www.w3.org/2000/svg";
@@ -9,6 +10,13 @@ let running = [];
 export function motionAllowed() {
   if (localStorage.getItem("motion") === "off") return false;
   return !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+// Milliseconds per step at each pace; "fast" also keeps a whole turn within about a second.
+export const PACES = {fast: 170, normal: 450, slow: 900};
+export function pace() {
+  const chosen = localStorage.getItem("pace");
+  return PACES[chosen] ? chosen : "normal";
 }
 
 export function skip() {
@@ -34,22 +42,21 @@ function temp(svg, markup) {
 }
 
 // Animate `entries` (the decisions just taken) on the freshly drawn board `svg`.
-export function animate(svg, entries, n, bottom) {
+export function animate(svg, entries, n, bottom, speed = "fast") {
   if (!svg || !entries.length || !motionAllowed()) return;
-  const SEG = 170;
+  const SEG = PACES[speed] || PACES.fast;
+  const segments = [];       // [piece id, from, to, start]
   const paths = new Map();   // piece id -> [[x, y], ...]
   const effects = [];        // [delay, fn]
   let clock = 0;
   for (const entry of entries) {
     for (const ev of entry.events) {
       if (["move", "step", "push", "swap"].includes(ev.kind) && ev.square && ev.to) {
-        const path = paths.get(ev.piece) || [centre(ev.square, n, bottom)];
-        path.push(centre(ev.to, n, bottom));
-        paths.set(ev.piece, path);
+        segments.push([ev.piece, centre(ev.square, n, bottom), centre(ev.to, n, bottom), clock]);
+        paths.set(ev.piece, true);
         if (ev.kind === "swap" && ev.other !== undefined) {
-          const other = paths.get(ev.other) || [centre(ev.to, n, bottom)];
-          other.push(centre(ev.square, n, bottom));
-          paths.set(ev.other, other);
+          segments.push([ev.other, centre(ev.to, n, bottom), centre(ev.square, n, bottom), clock]);
+          paths.set(ev.other, true);
         }
         clock += SEG;
       } else if (ev.kind === "damage" && ev.square && !ev.prevented) {
@@ -82,14 +89,20 @@ export function animate(svg, entries, n, bottom) {
       }
     }
   }
-  const scale = clock > 900 ? 900 / clock : 1;  // never longer than about a second
-  for (const [id, path] of paths) {
+  const scale = speed === "fast" && clock > 900 ? 900 / clock : 1;  // fast: about a second
+  const total = Math.max(clock, SEG);
+  for (const id of paths.keys()) {  // each piece waits for its steps, one after another
     const el = svg.querySelector(`.piece[data-piece="${id}"]`);
-    if (!el || path.length < 2) continue;
-    const frames = path.map(([x, y]) => ({transform: `translate(${x}px, ${y}px)`}));
-    track(el.animate(frames, {duration: Math.max(150, (path.length - 1) * SEG * scale), easing: "ease-in-out"}));
+    const mine = segments.filter(sg => sg[0] === id);
+    if (!el || !mine.length) continue;
+    const at = ([x, y], offset) => ({transform: `translate(${x}px, ${y}px)`, offset});
+    const frames = [at(mine[0][1], 0)];
+    for (const [, from, to, start] of mine) frames.push(at(from, start / total), at(to, Math.min(1, (start + SEG) / total)));
+    frames.push(at(mine[mine.length - 1][2], 1));
+    track(el.animate(frames, {duration: total * scale, easing: "linear"}));
   }
   for (const [at, fn] of effects) setTimeout(fn, at * scale);
+  document.body.dataset.playing = String(Math.round(total * scale));  // for tests: the turn's length
   if (paths.size || effects.length) {  // counted, for tests and the curious
     document.body.dataset.animated = String(Number(document.body.dataset.animated || 0) + 1);
   }

@@ -18,9 +18,10 @@ export function centre(name, n, bottom) {
   return [x * CELL + CELL / 2, y * CELL + CELL / 2];
 }
 
-function relicShape(side, cx, cy, s, square, carried) {
-  const label = `${t("relic")} ${sideName(side)}${carried ? " (" + t("carried") + ")" : ""} ${square}`;
-  return `<g class="relic relic-${side}${carried ? " carried" : ""}" data-relic="${side}" data-sq="${square}">
+function relicShape(side, cx, cy, s, square, carried, under = false) {
+  const note = carried ? " (" + t("carried") + ")" : under ? " (" + t("under_piece") + ")" : "";
+  const label = `${t("relic")} ${sideName(side)}${note} ${square}`;
+  return `<g class="relic relic-${side}${carried ? " carried" : ""}${under ? " under" : ""}" data-relic="${side}" data-sq="${square}">
     <path d="M${cx} ${cy - s} L${cx + s * 0.8} ${cy} L${cx} ${cy + s} L${cx - s * 0.8} ${cy} Z"/><title>${esc(label)}</title></g>`;
 }
 
@@ -80,8 +81,10 @@ export function boardSVG(v, opts) {
       for (const kind of kinds) {
         for (const sq of marks[kind] || []) {
           const [cx, cy] = centre(sq, n, bottom);
+          // the ✖ sits bottom right: the carried relic is drawn top right, a relic under
+          // the piece bottom left, a harrow mark top left
           const shape = kind === "attack"
-            ? `<circle class="pv pv-attack" r="27" cx="${cx}" cy="${cy}"/><path class="pv-x" d="M${cx + 15} ${cy - 27} l9 9 m0 -9 l-9 9"/>`
+            ? `<circle class="pv pv-attack" r="27" cx="${cx}" cy="${cy}"/><path class="pv-x" d="M${cx + 15} ${cy + 18} l9 9 m0 -9 l-9 9"/>`
             : `<circle class="pv pv-${kind}" r="${kind === "move" ? 10 : 7}" cx="${cx}" cy="${cy}"/>`;
           parts.push(`<g class="pv-mark" data-pv="${kind}" data-from="${from}" data-to="${sq}">${shape}</g>`);
         }
@@ -95,23 +98,17 @@ export function boardSVG(v, opts) {
       parts.push(`<g class="pv-mark" data-pv="square" data-to="${sq}"><circle class="pv pv-move" r="10" cx="${cx}" cy="${cy}"/></g>`);
     }
   }
-  for (const side of SIDES) {
+  const occupied = new Set(pos.pieces.map(p => p.square));
+  for (const side of SIDES) {  // a relic on the ground, alone on its square
     const relic = pos.relics[side];
-    if (relic && relic.square) {
+    if (relic && relic.square && !occupied.has(relic.square)) {
       const [cx, cy] = centre(relic.square, n, bottom);
       parts.push(relicShape(side, cx, cy, 14, relic.square));
     }
   }
   // the last turn's arrows, under the pieces
-  parts.push(`<defs><marker id="arrowhead" viewBox="0 0 10 10" refX="7" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 z" class="arrowhead"/></marker></defs>`);
-  for (const a of opts.arrows || []) {
-    if (!a.from || !a.to || a.from === a.to) continue;
-    const [x1, y1] = centre(a.from, n, bottom);
-    const [x2, y2] = centre(a.to, n, bottom);
-    const len = Math.hypot(x2 - x1, y2 - y1);
-    const k = Math.max(0, (len - 30) / len);  // the head stops at the piece's rim
-    parts.push(`<line class="arrow arrow-${a.kind}" data-arrow="${a.from}-${a.to}" x1="${x1}" y1="${y1}" x2="${x1 + (x2 - x1) * k}" y2="${y1 + (y2 - y1) * k}" marker-end="url(#arrowhead)"/>`);
-  }
+  parts.push(`<defs>${["plain", "attack", "hint"].map(h => `<marker id="arrowhead-${h}" viewBox="0 0 10 10" refX="7" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 z" class="arrowhead arrowhead-${h}"/></marker>`).join("")}</defs>`);
+  parts.push(arrowsSVG(opts.arrows || [], n, bottom));
   const byId = {};
   const actors = new Set(pv ? Object.keys(pv.pieces || {}) : []);
   for (const p of pos.pieces) {
@@ -129,15 +126,45 @@ export function boardSVG(v, opts) {
       const sq = byId[relic.carrier].square;
       const [cx, cy] = centre(sq, n, bottom);
       parts.push(relicShape(side, cx + CELL / 2 - 12, cy - CELL / 2 + 12, 9, sq, true));
+    } else if (relic && relic.square && occupied.has(relic.square)) {
+      // a piece stands on it: drawn over the piece, bottom left, so it is never lost
+      const [cx, cy] = centre(relic.square, n, bottom);
+      parts.push(relicShape(side, cx - CELL / 2 + 12, cy + CELL / 2 - 12, 9, relic.square, false, true));
     }
   }
   if (pv) pvMarks(["attack"]);
   // option squares last: on top, clickable and focusable
   for (const name of opts.squares || []) {
     const [x, y] = sqXY(name, n, bottom);
-    parts.push(`<rect class="opt-sq opt${opts.hint === name ? " hinted" : ""}" tabindex="0" role="button" aria-label="${name}" data-opt-sq="${name}" id="opt-${name}" x="${x * CELL + 2}" y="${y * CELL + 2}" width="${CELL - 4}" height="${CELL - 4}" rx="6"/>`);
+    const alt = opts.alt && opts.alt.has(name) ? " opt-alt" : opts.alt ? " opt-target" : "";
+    parts.push(`<rect class="opt-sq opt${alt}${opts.hint === name ? " hinted" : ""}" tabindex="0" role="button" aria-label="${name}" data-opt-sq="${name}" id="opt-${name}" x="${x * CELL + 2}" y="${y * CELL + 2}" width="${CELL - 4}" height="${CELL - 4}" rx="6"/>`);
   }
   return `<svg id="board" class="board bottom-${bottom}" viewBox="0 0 ${n * CELL} ${n * CELL}" role="group" aria-label="board">${parts.join("")}</svg>`;
+}
+
+// Arrows from square to square, the head stopping at the piece's rim; `step` numbers an
+// arrow (the hint's line), `kind` styles it (move, step, push, pull, swap, attack, hint).
+export function arrowsSVG(arrows, n, bottom) {
+  const out = [];
+  for (const a of arrows) {
+    if (!a.from || !a.to) continue;
+    if (a.from === a.to) {  // a square alone (a regroup, a rite): a ring
+      if (a.kind !== "spot") continue;
+      const [cx, cy] = centre(a.from, n, bottom);
+      out.push(`<circle class="arrow arrow-spot${a.hint ? " arrow-hint" : ""}${a.current ? " current" : ""}" data-arrow="${a.from}-${a.to}" data-kind="spot" cx="${cx}" cy="${cy}" r="22"/>`);
+      continue;
+    }
+    const [x1, y1] = centre(a.from, n, bottom);
+    const [x2, y2] = centre(a.to, n, bottom);
+    const len = Math.hypot(x2 - x1, y2 - y1);
+    const k = Math.max(0, (len - 30) / len);
+    const head = a.kind === "attack" ? "attack" : a.hint ? "hint" : "plain";
+    out.push(`<line class="arrow arrow-${a.kind}${a.hint ? " arrow-hint" : ""}${a.current ? " current" : ""}" data-arrow="${a.from}-${a.to}" data-kind="${a.kind}" x1="${x1}" y1="${y1}" x2="${x1 + (x2 - x1) * k}" y2="${y1 + (y2 - y1) * k}" marker-end="url(#arrowhead-${head})"/>`);
+    if (a.step) {
+      out.push(`<g class="arrow-step"><circle cx="${(x1 + x2) / 2}" cy="${(y1 + y2) / 2}" r="9"/><text x="${(x1 + x2) / 2}" y="${(y1 + y2) / 2 + 4}">${a.step}</text></g>`);
+    }
+  }
+  return out.join("");
 }
 
 // Arrows of a turn's events: moves, steps, pushes and pulls, swaps.

@@ -44,3 +44,85 @@ export function cardElement(meta, card, {rotated = false, factionId = null, extr
     <span class="attack">${esc(attack)}</span>`;
   return el;
 }
+
+// ------------------------------------------------------------------ a card in full
+// Every card can be read in full: hovering a card (a mouse), pressing Z on a focused or
+// selected card, a long press (a touch screen) or a tap on a card that is not a choice
+// shows it enlarged with its whole text. Esc, a tap or moving away closes it.
+let zoomTimer = null;
+let pressTimer = null;
+
+export function hideZoom() {
+  clearTimeout(zoomTimer);
+  const box = document.getElementById("card-zoom");
+  if (box) box.remove();
+}
+
+export function showZoom(card, modal = false) {
+  hideZoom();
+  const box = document.createElement("div");
+  box.id = "card-zoom";
+  box.className = "card-zoom" + (modal ? " modal" : "");
+  box.setAttribute("role", "dialog");
+  box.setAttribute("aria-label", card.dataset.card);
+  const copy = card.cloneNode(true);
+  copy.removeAttribute("id");
+  copy.classList.remove("playable", "selected");
+  copy.classList.add("zoomed");
+  copy.removeAttribute("aria-pressed");
+  const big = document.createElement("div");
+  big.className = "card zoomed " + [...copy.classList].filter(c => c.startsWith("seal-")).join(" ");
+  big.dataset.card = card.dataset.card;
+  big.innerHTML = copy.innerHTML;
+  box.appendChild(big);
+  if (modal) {
+    const close = document.createElement("button");
+    close.type = "button";
+    close.className = "zoom-close";
+    close.textContent = "✕";
+    close.setAttribute("aria-label", "close");
+    box.appendChild(close);
+    box.addEventListener("click", hideZoom);
+  } else {  // beside the card, on the side with more room
+    const r = card.getBoundingClientRect();
+    const left = r.left > innerWidth / 2 ? Math.max(4, r.left - 330) : Math.min(innerWidth - 324, r.right + 8);
+    box.style.left = `${left}px`;
+    box.style.top = `${Math.max(4, Math.min(innerHeight - 360, r.top - 40))}px`;
+  }
+  document.body.appendChild(box);
+  return box;
+}
+
+export function bindZoom(root) {
+  root.querySelectorAll(".card").forEach(card => {
+    card.addEventListener("pointerenter", ev => {
+      if (ev.pointerType !== "mouse") return;
+      clearTimeout(zoomTimer);
+      zoomTimer = setTimeout(() => showZoom(card), 300);
+    });
+    card.addEventListener("pointerleave", ev => { if (ev.pointerType === "mouse") hideZoom(); });
+    card.addEventListener("pointerdown", ev => {
+      if (ev.pointerType === "mouse") return;
+      clearTimeout(pressTimer);
+      pressTimer = setTimeout(() => { pressTimer = "fired"; showZoom(card, true); }, 450);
+    });
+    const cancel = () => { if (pressTimer !== "fired") clearTimeout(pressTimer); };
+    card.addEventListener("pointerup", cancel);
+    card.addEventListener("pointercancel", cancel);
+    card.addEventListener("contextmenu", ev => ev.preventDefault());  // a long press is ours
+    card.addEventListener("click", ev => {
+      if (pressTimer === "fired") { pressTimer = null; ev.stopImmediatePropagation(); ev.preventDefault(); return; }
+      if (card.tagName !== "BUTTON") showZoom(card, true);  // not a choice: a tap reads it
+    }, true);
+  });
+}
+
+document.addEventListener("keydown", ev => {
+  if (ev.target && ev.target.matches && ev.target.matches("input, select, textarea")) return;
+  if (ev.key === "Escape") { hideZoom(); return; }
+  if (ev.key !== "z" && ev.key !== "Z") return;
+  if (document.getElementById("card-zoom")) { hideZoom(); return; }
+  const card = (document.activeElement && document.activeElement.closest && document.activeElement.closest(".card"))
+    || document.querySelector(".card.selected");
+  if (card) showZoom(card, true);
+});

@@ -4,10 +4,12 @@
 import {api, connect} from "./net.js";
 import {esc, t, text, sideName, factionName, riteName, errorText} from "./i18n.js";
 import {boardSVG, arrowsOf, SIDES} from "./board.js";
-import {cardElement} from "./cards.js";
+import {cardElement, bindZoom} from "./cards.js";
+import {logHTML} from "./log.js";
+import {hintArrows, hintHTML} from "./hint.js";
 import {decisionOptions} from "./prompt.js";
 import {helpHTML} from "./help.js";
-import {animate, skip as skipAnimation} from "./anim.js";
+import {animate, pace, skip as skipAnimation} from "./anim.js";
 import {remember, update as updateStored} from "./store.js";
 import {flash} from "./ui.js";
 import {maybeStartTour} from "./tour.js";
@@ -19,7 +21,7 @@ const S = {
   meta: null, gameId: null, token: null, view: null, socket: null, busy: false,
   pending: false, gone: false, tab: "log", drawer: false,
   ui: {selectedCard: null, escortFrom: null, flip: false, previewMode: null, keyboard: false},
-  preview: null, previewKey: null, hint: null, entries: [], byServer: true, router: null,
+  hintStep: 0, preview: null, previewKey: null, hint: null, entries: [], byServer: true, router: null,
 };
 
 // ------------------------------------------------------------------ entry points
@@ -150,6 +152,7 @@ async function refreshOnce() {
   let v;
   try { v = await api("GET", viewUrl()); } catch (err) {
     if (err.code === "not_found" || err.code === "gone") { notFound(err.code === "gone" ? errorText(err) : null); return false; }
+    if (err.code === "forbidden" && S.token) { badLink(); return false; }
     flash(errorText(err));
     return false;
   }
@@ -173,7 +176,8 @@ async function show(v) {
   render(v, entries);
   if (fresh.length) {
     const svg = document.getElementById("board");
-    animate(svg, fresh, v.position.settings.size, bottomSide(v));
+    // the opponent's turn (news from the server) at the player's pace; one's own, fast
+    animate(svg, fresh, v.position.settings.size, bottomSide(v), S.byServer ? pace() : "fast");
   }
   if (theirs && S.byServer && v.mode === "online") notify();  // the opponent has moved
 }
@@ -242,7 +246,15 @@ function lastTurnArrows(v, entries) {
   if (atTurnStart) { from = plays[plays.length - 1]; to = v.seq; }
   else if (plays.length > 1) { from = plays[plays.length - 2]; to = plays[plays.length - 1]; }
   else return [];
-  return arrowsOf(entries.filter(e => e.seq >= from && e.seq < to));
+  const attacks = v.log.filter(l => l.from && l.to && Number(l.seq) >= from && Number(l.seq) < to)
+    .map(l => ({from: l.from, to: l.to, kind: "attack"}));
+  return [...arrowsOf(entries.filter(e => e.seq >= from && e.seq < to)), ...attacks];
+}
+
+// What the board draws beside the pieces: the last turn's arrows, or the hint's line.
+function boardArrows(v) {
+  if (S.hint && S.hint.pv) return hintArrows(S.hint.pv, S.hintStep);
+  return lastTurnArrows(v, S.entries);
 }
 
 function render(v, entries) {
@@ -264,8 +276,10 @@ function render(v, entries) {
   const other = me === "key" ? "skull" : "key";
   const pos = v.position;
   const opts = decisionOptions(meta, v, S.ui);
+  let alt = null;
   if (d && d.kind === "escort" && S.ui.escortFrom !== null) {
-    for (const p of opts.escortPieces) opts.squares.add(p);  // another piece may be chosen instead
+    alt = new Set();
+    for (const p of opts.escortPieces) { opts.squares.add(p); alt.add(p); }  // another piece instead
   }
   const prompt = d && d.mine ? text(d.prompt) + (d.kind === "play" ? " " + t("choose_card") : "") : "";
   const escortNote = d && d.kind === "escort" && S.ui.escortFrom
@@ -278,10 +292,10 @@ function render(v, entries) {
     `<button type="button" id="flip" title="${esc(t("flip"))}" aria-label="${esc(t("flip"))}">⇅</button>`,
     resignHTML(v),
   ].join("");
-  const hintLine = S.hint ? `<span class="hint-line" id="hint-line">${esc(t("hint"))}: <b>${esc(hintText(S.hint.best))}</b></span>` : "";
+  const hintLine = S.hint ? hintHTML(S.hint, S.hintStep, hintText) : "";
   const roll = v.last_roll ? `<span class="roll">${esc(t("last_roll"))} <span class="die" id="roll-die">${esc(v.last_roll.face)}</span></span>` : "";
-  const evalBar = typeof v.evaluation === "number" && v.mode === "ai"
-    ? `<div class="eval" id="eval" title="${esc(t("evaluation"))}: ${v.evaluation.toFixed(2)}" data-value="${v.evaluation}"><div class="eval-fill" id="eval-fill"></div></div>` : "";
+  const evalBar = typeof v.evaluation === "number" && v.mode === "ai" && v.phase !== "setup"
+    ? evalHTML(v, me) : "";
   const oppFaction = factionOf(v, other), myFaction = factionOf(v, me);
   const sideLabel = (side, faction) => `${sideName(side)}${faction ? " · " + factionName(meta, faction) : ""}`;
   const riteTag = side => pos.rites[side] ? ` · ${t("rite")}: ${riteName(meta, pos.rites[side])}` : "";
@@ -289,17 +303,17 @@ function render(v, entries) {
   S.app.innerHTML = `
     <section class="game mode-${esc(v.mode)}${S.drawer ? " drawer-open" : ""}" id="game">
       <div class="status-row" id="status-row"><span class="status" id="status">${statusHTML(v)}</span>
-        ${vigilHTML(pos.vigil)}${roll}${clocksHTML(v)}${aiHTML(v)}</div>
-      <div class="board-box" id="board-box">${boardSVG(v, {bottom: me, squares: opts.squares,
+        ${vigilHTML(pos.vigil)}${roll}${clocksHTML(v)}${evalBar}</div>
+      <div class="board-box" id="board-box">${boardSVG(v, {bottom: me, squares: opts.squares, alt,
         preview: currentPreview(v), hint: S.hint && S.hint.best,
-        chosen: S.ui.escortFrom, subject: d && d.piece, arrows: lastTurnArrows(v, S.entries)})}${evalBar}</div>
+        chosen: S.ui.escortFrom, subject: d && d.piece, arrows: boardArrows(v)})}</div>
       <div class="hand-row opp-row" id="opp-row">
         <div class="hand-wrap"><div class="hand-label" id="opp-label"><span class="turn-${other}">${esc(sideLabel(other, oppFaction))}</span>${esc(riteTag(other) + poolTag(other))}</div>
           <div class="hand" id="hand-${other}" data-hand="${other}"></div></div>
         <div class="hand-wrap waiting-wrap"><div class="hand-label">${esc(t("waiting"))}</div><div class="hand" id="waiting"></div></div>
       </div>
       <div class="prompt-box" id="prompt-box">${inviteBanner(v)}
-        ${v.result ? resultHTML(v) : `<div class="prompt" id="prompt" aria-live="polite">${esc(prompt)} ${escortNote}</div>
+        ${v.result ? resultHTML(v) : `<div class="prompt" id="prompt" aria-live="polite">${esc(prompt)} ${escortNote}${d && !d.mine ? aiHTML(v) : ""}</div>
         <div class="actions"><div class="buttons" id="buttons">${buttons}</div>`}
         <div class="tools">${tools}${hintLine}</div>${v.result ? "" : "</div>"}
       </div>
@@ -312,7 +326,7 @@ function render(v, entries) {
           ${["log", "help", "info"].map(name => `<button type="button" role="tab" class="tab${S.tab === name ? " active" : ""}" data-tab="${name}" id="tab-${name}" aria-selected="${S.tab === name}">${esc(t(name))}</button>`).join("")}
           <button type="button" class="drawer-close" id="drawer-close" aria-label="${esc(t("close"))}">✕</button>
         </div>
-        <div class="tab-panel" id="panel-log" ${S.tab === "log" ? "" : "hidden"}><ol class="log" id="log">${v.log.map(l => `<li>${esc(text(l))}</li>`).join("")}</ol></div>
+        <div class="tab-panel" id="panel-log" ${S.tab === "log" ? "" : "hidden"}>${logHTML(v)}</div>
         <div class="tab-panel" id="panel-help" ${S.tab === "help" ? "" : "hidden"}>${helpHTML(meta, v, me)}</div>
         <div class="tab-panel" id="panel-info" ${S.tab === "info" ? "" : "hidden"}>${infoHTML(v)}</div>
       </div>
@@ -341,6 +355,7 @@ function render(v, entries) {
     const fill = document.getElementById("eval-fill");
     fill.style.setProperty("--eval", `${Math.round((v.evaluation + 1) * 50)}%`);  // CSSOM: allowed by the CSP
   }
+  bindZoom(S.app);
   bindGame(v, d);
   const logPanel = document.getElementById("panel-log");
   logPanel.scrollTop = logPanel.scrollHeight;
@@ -350,6 +365,19 @@ function render(v, entries) {
   updateTitle(!!(d && d.mine));
   if (v.seats.length) updateStored(v.id, {over: !!v.result});
   maybeStartTour(v);
+}
+
+// The evaluation, labelled, with its number: the AI's last search value for the human
+// (the view's `evaluation`, in [-1, 1]); the bar fills with the human's colour.
+function evalHTML(v, me) {
+  const value = v.evaluation;
+  const shown = `${value > 0 ? "+" : value < 0 ? "−" : "±"}${Math.abs(value).toFixed(2)}`;
+  const words = `${t("evaluation")} (${t("you")}): ${shown}`;
+  return `<span class="eval" id="eval" data-value="${value}" title="${esc(t("eval_title"))}" role="meter"
+    aria-valuemin="-1" aria-valuemax="1" aria-valuenow="${value}" aria-label="${esc(words)}">
+    <span class="eval-label">${esc(t("evaluation"))}</span>
+    <span class="eval-track eval-${me}"><span class="eval-fill" id="eval-fill"></span></span>
+    <b class="eval-num" id="eval-num">${esc(shown)}</b></span>`;
 }
 
 // Resigning asks first (in the page, reachable by keys): the button, then Yes / No.
@@ -379,6 +407,9 @@ function bindGame(v, d) {
   on("resign-no", () => { S.ui.resignAsk = false; render(S.view); });
   on("resign-yes", () => { S.ui.resignAsk = false; post("resign", {token: S.token, rev: S.view.rev}); });
   on("hint", getHint);
+  on("hint-prev", () => { S.hintStep = Math.max(0, S.hintStep - 1); render(S.view); });
+  on("hint-next", () => { S.hintStep += 1; render(S.view); });
+  on("hint-close", () => { S.hint = null; render(S.view); });
   on("flip", () => { S.ui.flip = !S.ui.flip; render(S.view); });
   on("rematch", rematch);
   on("copy-invite", async () => {
@@ -398,6 +429,8 @@ function bindGame(v, d) {
   }));
   const sound = document.getElementById("sound-toggle");
   if (sound) sound.addEventListener("change", () => localStorage.setItem("sound", sound.checked ? "on" : "off"));
+  const paceSelect = document.getElementById("pace-select");
+  if (paceSelect) paceSelect.addEventListener("change", () => localStorage.setItem("pace", paceSelect.value));
   const motion = document.getElementById("motion-toggle");
   if (motion) motion.addEventListener("change", () => localStorage.setItem("motion", motion.checked ? "on" : "off"));
   document.querySelectorAll(".links input, .invite-banner input").forEach(el => el.addEventListener("focus", () => el.select()));
@@ -463,7 +496,7 @@ function redrawBoard(v) {
   const holder = document.createElement("div");
   holder.innerHTML = boardSVG(v, {bottom: bottomSide(v), squares: opts.squares,
     preview: currentPreview(v), hint: S.hint && S.hint.best,
-    chosen: S.ui.escortFrom, subject: v.decision && v.decision.piece, arrows: lastTurnArrows(v, S.entries)});
+    chosen: S.ui.escortFrom, subject: v.decision && v.decision.piece, arrows: boardArrows(v)});
   svg.replaceWith(holder.firstElementChild);
   bindBoard(v, v.decision);
 }
@@ -529,6 +562,7 @@ function hintText(token) {
 async function getHint() {
   try {
     S.hint = await api("GET", `/api/games/${S.gameId}/hint?t=${encodeURIComponent(S.token)}`);
+    S.hintStep = 0;
     if (S.hint.best && S.hint.best.includes(":")) S.ui.selectedCard = S.hint.best.split(":")[0];
     render(S.view);
   } catch (err) { flash(errorText(err)); }
@@ -579,10 +613,21 @@ document.addEventListener("keydown", ev => {
 });
 document.addEventListener("pointerdown", () => { S.ui.keyboard = false; }, true);
 
-// ------------------------------------------------------------------ no such game
-function notFound(why = null) {
+// ------------------------------------------------------------------ no such game, a wrong link
+// A player's link whose key this game does not know: say so, and offer to watch or go home.
+function badLink() {
   S.gone = true;
   closeGame();
+  S.app.innerHTML = `<section class="panel not-found bad-link" id="bad-link" role="alert"><h1>${esc(t("bad_link_title"))}</h1>
+    <p>${esc(t("bad_link"))}</p><p class="buttons"><a class="button" id="watch-instead" href="/g/${esc(S.gameId)}">${esc(t("watch_instead"))}</a>
+    <a class="button big" href="/">${esc(t("back_home"))}</a></p></section>`;
+  document.body.dataset.gone = "1";
+}
+
+export function notFound(why = null) {
+  S.gone = true;
+  closeGame();
+  if (!S.app) S.app = document.getElementById("app");
   S.app.innerHTML = `<section class="panel not-found" id="not-found"><h1>${esc(t("not_found_title"))}</h1>
     <p>${esc(why || t("not_found"))}</p><p><a class="button" href="/">${esc(t("back_home"))}</a></p></section>`;
   document.body.dataset.gone = "1";

@@ -51,6 +51,14 @@ const STRINGS = {
     key_seal: "Key seal", skull_seal: "Skull seal", reduced: "Animations", hotseat_turn: "Turn the board for the player to move",
     record_bad: "This file is not a game record", copied: "Copied", copy: "Copy",
     invite_banner: "Send this link to your opponent:", hp: "HP", relic: "Relic", carried: "carried", game_over: "Game over", level_easy: "easy", tiebreak: "Decided by", choose_piece: "Several pieces can go there: click the piece first.",
+    under_piece: "under a piece", bad_link_title: "This link does not open this game",
+    bad_link: "The key in this link is not one of this game's: it may be cut short or mistyped. You can still watch the game, or start a new one.",
+    watch_instead: "Watch this game", eval_title: "The AI's estimate of the game for you: from −1 (lost) to +1 (won)",
+    lines: "lines", round: "Round", hint_line: "Line", hint_rite: "This spends your once-per-game rite: the search finds it the best play now",
+    hint_rite_vs: "; the best without it:", record_not_json: "it is not a JSON file (a record is the .json downloaded from a game)",
+    pace: "Opponent's turn, step by step", pace_fast: "fast", pace_normal: "normal", pace_slow: "slow",
+    zoom_help: "Hover a card, press Z, or long-press it to read it in full.",
+    deploy_count: "piece {n} of {total}", mirror_note: "its mirror square:",
   },
   es: {
     new_game: "Nueva partida", rules: "Cómo se juega", spec: "Especificación de reglas", quick: "Partida rápida contra la IA",
@@ -103,6 +111,14 @@ const STRINGS = {
     key_seal: "Sello de Llave", skull_seal: "Sello de Calavera", reduced: "Animaciones", hotseat_turn: "Girar el tablero hacia quien juega",
     record_bad: "Este archivo no es un registro de partida", copied: "Copiado", copy: "Copiar",
     invite_banner: "Envía este enlace a tu rival:", hp: "PV", relic: "Reliquia", carried: "portada", game_over: "Partida terminada", level_easy: "fácil", tiebreak: "Decidido por", choose_piece: "Varias piezas pueden ir ahí: pulsa primero la pieza.",
+    under_piece: "bajo una pieza", bad_link_title: "Este enlace no abre esta partida",
+    bad_link: "La clave de este enlace no es de esta partida: puede estar cortada o mal escrita. Aún puedes mirar la partida, o empezar otra.",
+    watch_instead: "Mirar esta partida", eval_title: "La estimación de la IA de la partida para ti: de −1 (perdida) a +1 (ganada)",
+    lines: "líneas", round: "Ronda", hint_line: "Línea", hint_rite: "Esto gasta tu rito de una vez por partida: la búsqueda lo ve como la mejor jugada ahora",
+    hint_rite_vs: "; la mejor sin él:", record_not_json: "no es un archivo JSON (un registro es el .json descargado de una partida)",
+    pace: "Turno del rival, paso a paso", pace_fast: "rápido", pace_normal: "normal", pace_slow: "lento",
+    zoom_help: "Pasa el ratón sobre una carta, pulsa Z o mantenla pulsada para leerla entera.",
+    deploy_count: "pieza {n} de {total}", mirror_note: "su casilla simétrica:",
   },
 };
 
@@ -128,6 +144,33 @@ const ERRORS = {
     undo_refused: "Ahora no hay nada que deshacer (se tiró un dado, o aún no se jugó nada).",
     busy: "El servidor está ocupado: inténtalo en un momento.", gone: "Esta partida ha caducado: nadie la jugó en mucho tiempo.", network: "No se puede contactar con el servidor."},
 };
+
+// A refused record's details in the page's language: the server's English phrases
+// (its validation and record messages) by pattern; what no pattern knows is shown as
+// the server said it, marked as such.
+const RECORD_PHRASES = [
+  [/^missing field '([^']*)'$/, "falta el campo «$1»"],
+  [/^unknown field '([^']*)'$/, "campo desconocido «$1»"],
+  [/^missing request body$/, "falta el contenido"],
+  [/^the request body must be a JSON object$/, "el contenido debe ser un objeto JSON"],
+  [/^malformed JSON in the request body$/, "JSON mal formado"],
+  [/^field '([^']*)': (.*)$/, "campo «$1»: $2"],
+  [/^this record cannot be loaded: it stops after (\d+) decisions, before the game is over \(only finished games can be replayed\)$/,
+    "este registro no se puede cargar: se detiene tras $1 decisiones, antes del final (solo se reproducen partidas terminadas)"],
+  [/^this record cannot be loaded: (.*)$/, "este registro no se puede cargar: $1"],
+];
+export function recordDetail(message) {
+  if (lang === "en" || !message) return message || "";
+  let more = "";
+  const tail = message.match(/ \(and (\d+) more\)$/);
+  if (tail) { message = message.slice(0, tail.index); more = ` (y ${tail[1]} más)`; }
+  const parts = message.split("; ").map(part => {
+    for (const [pattern, words] of RECORD_PHRASES) if (pattern.test(part)) return part.replace(pattern, words);
+    return null;
+  });
+  if (parts.every(p => p !== null)) return parts.join("; ") + more;
+  return `detalle del servidor (en inglés): ${message}${more}`;
+}
 
 // How a game was decided (contract §9): reason and, for the Vigil, the tie-break.
 const REASONS = {

@@ -1,7 +1,7 @@
 // The start page: quick game, first-game tutorial, the new-game form, "My games",
 // the lobby of open online games, and loading a record to replay.
 import {api} from "./net.js";
-import {esc, t, sideName, factionName, levelName, errorText} from "./i18n.js";
+import {esc, t, sideName, factionName, levelName, errorText, recordDetail} from "./i18n.js";
 import {myGames, remember, forget} from "./store.js";
 import {flash} from "./ui.js";
 
@@ -92,8 +92,8 @@ export function renderHome(app, meta, go) {
     box.textContent = "";
     if (!file) return;
     let record;
-    try { record = JSON.parse(await file.text()); } catch (err) {
-      box.textContent = `${t("record_bad")}: ${err.message}`;
+    try { record = JSON.parse(await file.text()); } catch {  // the parser's words mean nothing here
+      box.textContent = `${t("record_bad")}: ${t("record_not_json")}.`;
       return;
     }
     try {
@@ -101,7 +101,7 @@ export function renderHome(app, meta, go) {
       go(out.links.replay);
     } catch (err) {
       // the server says in words what is wrong with the record
-      box.textContent = `${t("record_bad")}: ${err.message}`;
+      box.textContent = `${t("record_bad")}: ${recordDetail(err.message)}`;
     }
   });
   renderMyGames();

@@ -2,7 +2,7 @@
 import {api} from "./net.js";
 import {applyStatic, bindLangButtons, onLangChange, t, esc, errorText} from "./i18n.js";
 import {renderHome} from "./lobby.js";
-import {openGame, closeGame, rerender, setRouter} from "./game.js";
+import {openGame, closeGame, rerender, setRouter, notFound} from "./game.js";
 import {openReplay, redrawReplay} from "./replay.js";
 
 const app = document.getElementById("app");
@@ -21,10 +21,14 @@ function route() {
   } else if ((m = path.match(/^\/replay\/([0-9A-Za-z_-]+)$/))) {
     closeGame();
     openReplay(app, meta, m[1]);
-  } else {
+  } else if (path === "/" || path === "") {
     closeGame();
     document.body.classList.remove("playing");
     renderHome(app, meta, go);
+  } else {  // a game or replay address that cannot be a game's (/g/%%%bad..id)
+    closeGame();
+    document.body.classList.remove("playing");
+    notFound();
   }
 }
 

@@ -23,7 +23,9 @@ export async function openReplay(app, meta, gameId) {
     return;
   }
   R.starts = R.entries.filter(e => e.kind === "play").map(e => e.seq);
-  goTo(0);
+  // the first move's position (the setup done), or the step the link names (#at=N)
+  const named = location.hash.match(/^#at=(\d+)$/);
+  goTo(named ? Number(named[1]) : (R.starts.length ? R.starts[0] : 0));
 }
 
 // The same step again (after a language change).
@@ -139,8 +141,26 @@ function draw(v) {
     document.getElementById("turn-list").hidden = !document.getElementById("log").hidden;
   });
   document.querySelectorAll("[data-go]").forEach(el => el.addEventListener("click", () => goTo(Number(el.dataset.go))));
+  bindSwipe(document.getElementById("board-box"));
   const cur = document.querySelector(".turn-item.current");
   if (cur) cur.scrollIntoView({block: "nearest"});
+}
+
+// On a touch screen a swipe across the board steps: to the left forward, to the right back.
+function bindSwipe(el) {
+  let start = null;
+  el.addEventListener("touchstart", ev => {
+    const p = ev.changedTouches[0];
+    start = ev.touches.length === 1 ? [p.clientX, p.clientY] : null;
+  }, {passive: true});
+  el.addEventListener("touchend", ev => {
+    if (!start) return;
+    const p = ev.changedTouches[0];
+    const dx = p.clientX - start[0], dy = p.clientY - start[1];
+    start = null;
+    if (Math.abs(dx) < 40 || Math.abs(dx) < 1.5 * Math.abs(dy)) return;  // a tap, a scroll
+    goTo(R.want + (dx < 0 ? 1 : -1));
+  });
 }
 
 document.addEventListener("keydown", ev => {

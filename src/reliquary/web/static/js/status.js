@@ -2,6 +2,7 @@
 // thinking, the clocks, the result and how it was decided, the game's links.
 import {esc, t, text, sideName, levelName, reasonText, resultHead, tiebreakText} from "./i18n.js";
 import {SIDES} from "./board.js";
+import {pace} from "./anim.js";
 
 export function viewerSide(v) {
   if (v.seats.length === 1) return v.seats[0];
@@ -30,6 +31,9 @@ export function statusHTML(v) {
 }
 
 export function aiHTML(v) {
+  // only while the AI is the one to decide: a take-back during its search hands the
+  // decision back before the server's AI state catches up
+  if (v.decision && aiSide(v) !== v.decision.side) return "";
   if (!v.ai || !v.ai.state || v.ai.state === "idle" || v.result) {
     if (v.ai && !v.ai.state && v.decision && !v.decision.mine && aiSide(v) === v.decision.side) {
       return `<span class="ai-status thinking" id="ai-status"><span class="spinner"></span>${esc(t("ai_thinking"))}</span>`;
@@ -50,8 +54,12 @@ export function fmtClock(s) {
 }
 export function clocksHTML(v) {
   if (!v.clock) return "";
-  return `<span class="clocks">${SIDES.map(side => `<span class="clock clock-${side}${v.clock.running === side ? " running" : ""}" id="clock-${side}"
-    data-left="${v.clock.remaining[side]}">${esc(sideName(side))} ${fmtClock(v.clock.remaining[side])}</span>`).join("")}</span>`;
+  // a loss on time: the loser's clock reads 0, whatever was left at the last move
+  const flagged = v.result && v.result.reason === "timeout" && v.result.winner
+    ? (v.result.winner === "key" ? "skull" : "key") : null;
+  const left = side => (side === flagged ? 0 : v.clock.remaining[side]);
+  return `<span class="clocks">${SIDES.map(side => `<span class="clock clock-${side}${v.clock.running === side && !v.result ? " running" : ""}${side === flagged ? " flagged" : ""}" id="clock-${side}"
+    data-left="${left(side)}">${esc(sideName(side))} ${fmtClock(left(side))}</span>`).join("")}</span>`;
 }
 
 export function vigilHTML(value) {
@@ -88,6 +96,9 @@ export function infoHTML(v) {
     <p class="muted">${esc(t("size"))} ${s.size}×${s.size} · ${esc(t("los"))}: ${esc(t(s.los))} · ${esc(t("first_turn"))}: ${esc(t(s.first_turn))}</p>
     <label class="check"><input type="checkbox" id="sound-toggle" ${localStorage.getItem("sound") === "on" ? "checked" : ""}> ${esc(t("sound"))}</label>
     <label class="check"><input type="checkbox" id="motion-toggle" ${localStorage.getItem("motion") === "off" ? "" : "checked"}> ${esc(t("reduced"))}</label>
+    <label class="check">${esc(t("pace"))} <select id="pace-select">${["fast", "normal", "slow"].map(p =>
+      `<option value="${p}"${pace() === p ? " selected" : ""}>${esc(t("pace_" + p))}</option>`).join("")}</select></label>
+    <p class="muted">${esc(t("zoom_help"))}</p>
     ${v.result ? "" : `<p><a class="button" id="download-now" href="/api/games/${esc(v.id)}/record" download>${esc(t("download"))}</a></p>`}`;
 }
 
@@ -104,10 +115,14 @@ export function startTimers(v, onTimeUp) {
   const aiLeft = document.getElementById("ai-left");
   if (aiLeft) {
     const left = Number(aiLeft.dataset.left);
+    let asked = 0;
     timers.ai = setInterval(() => {
       const el = document.getElementById("ai-left");
       if (!el) return;
-      el.textContent = Math.max(0, left - (performance.now() - started) / 1000).toFixed(1);
+      const now = left - (performance.now() - started) / 1000;
+      el.textContent = Math.max(0, now).toFixed(1);
+      // past its budget with no news: ask the server again (a missed update, a take-back)
+      if (now < -1.5 && performance.now() - asked > 3000) { asked = performance.now(); onTimeUp(); }
     }, 100);
   }
   if (v.clock && v.clock.running && !v.result) {

@@ -31,6 +31,31 @@ export function maybeStartTour(v) {
   draw();
 }
 
+// The tip never covers what it speaks of: the first spot of the screen (below, above,
+// right, left of the target, then the corners) where the box and the target do not meet.
+function place(box, target) {
+  box.style.left = "0px";
+  box.style.top = "0px";
+  box.style.transform = "none";
+  const b = box.getBoundingClientRect();
+  const W = innerWidth, H = innerHeight, m = 8;
+  const clampX = x => Math.max(m, Math.min(W - b.width - m, x));
+  const clampY = y => Math.max(m, Math.min(H - b.height - m, y));
+  let spots = [[clampX((W - b.width) / 2), H - b.height - m]];
+  if (target) {
+    const r = target.getBoundingClientRect();
+    const cx = clampX(r.left + (r.width - b.width) / 2), cy = clampY(r.top + (r.height - b.height) / 2);
+    spots = [[cx, r.bottom + m], [cx, r.top - b.height - m], [r.right + m, cy], [r.left - b.width - m, cy],
+      [W - b.width - m, H - b.height - m], [m, H - b.height - m], [W - b.width - m, m], [m, m]];
+    const free = ([x, y]) => x >= 0 && y >= 0 && x + b.width <= W && y + b.height <= H &&
+      (x + b.width <= r.left || x >= r.right || y + b.height <= r.top || y >= r.bottom);
+    spots = [...spots.filter(free), ...spots.map(([x, y]) => [clampX(x), clampY(y)])];
+  }
+  const [x, y] = spots[0];
+  box.style.left = `${x}px`;
+  box.style.top = `${y}px`;
+}
+
 function draw() {
   document.querySelectorAll(".tour-target").forEach(el => el.classList.remove("tour-target"));
   let box = document.getElementById("tour");
@@ -49,6 +74,7 @@ function draw() {
     <span class="muted">${step + 1} / ${steps.length}</span>
     <button type="button" id="tour-skip">${esc(t("skip"))}</button>
     <button type="button" id="tour-next" class="big">${esc(step + 1 < steps.length ? t("next_tip") : t("done"))}</button></div>`;
+  place(box, target);
   document.getElementById("tour-skip").addEventListener("click", () => { step = -1; draw(); });
   document.getElementById("tour-next").addEventListener("click", () => { step += 1; draw(); });
   document.getElementById("tour-next").focus();
