@@ -241,17 +241,17 @@ def test_the_pool_bounds_searches_and_queues_the_rest() -> None:
                     for i in range(3)]
             await asyncio.sleep(0)
             assert (pool.thinking, pool.queued) == (1, 2)
-            assert ai_status("game0", "hard", True)["state"] == "thinking"
-            assert ai_status("game1", "hard", True) == {
+            assert ai_status(pool, "game0", "hard", True)["state"] == "thinking"
+            assert ai_status(pool, "game1", "hard", True) == {
                 "state": "queued", "queue_position": 1, "budget_s": 1.5, "seconds_left": 2.0}
-            assert ai_status("game2", "hard", True)["queue_position"] == 2
+            assert ai_status(pool, "game2", "hard", True)["queue_position"] == 2
             most = 0
             while not all(job.done() for job in jobs):
                 most = max(most, pool.thinking)
                 await asyncio.sleep(0.01)
             assert most == 1
             assert (pool.thinking, pool.queued) == (0, 0)
-            assert ai_status("game0", "hard", False)["state"] == "idle"
+            assert ai_status(pool, "game0", "hard", False)["state"] == "idle"
         finally:
             pool.shutdown()
 

@@ -116,8 +116,8 @@ def _key_ahead() -> State:
 def test_the_evaluation_bar_is_turned_to_the_human() -> None:
     state = _key_ahead()
     assert evaluate(state, KEY) > 100
-    key_human = ai_evaluation("pinned-static", state, KEY)
-    skull_human = ai_evaluation("pinned-static", state, SKULL)
+    key_human = ai_evaluation(None, "pinned-static", state, KEY)
+    skull_human = ai_evaluation(None, "pinned-static", state, SKULL)
     assert key_human == round(squash(evaluate(state, KEY)), 3) and key_human > 0.5
     assert skull_human == round(squash(evaluate(state, SKULL)), 3) and skull_human < -0.5
 
@@ -126,8 +126,8 @@ def test_the_evaluation_bar_of_a_finished_game() -> None:
     game = Game(default_content())
     game.concede(SKULL, "resign")
     assert game.state.winner == KEY
-    assert ai_evaluation("pinned-over", game.state, KEY) == 1.0
-    assert ai_evaluation("pinned-over", game.state, SKULL) == -1.0
+    assert ai_evaluation(None, "pinned-over", game.state, KEY) == 1.0
+    assert ai_evaluation(None, "pinned-over", game.state, SKULL) == -1.0
 
 
 class InProcess(AIPool):
@@ -163,20 +163,22 @@ def test_the_ai_adds_up_its_thinking_over_the_turn_and_the_bar_turns_its_value()
     brain = pool.brain("pinned-ai")
     assert brain is not None and brain.spent == pytest.approx(0.9)
     # The AI's value (0.4 for the AI) is the human's −0.4 on the bar.
-    assert ai_evaluation("pinned-ai", state, SKULL) == -0.4
+    assert ai_evaluation(pool, "pinned-ai", state, SKULL) == -0.4
     pool.forget("pinned-ai")
 
 
 def test_an_ai_game_s_bar_is_the_human_s_view(make_client: MakeClient) -> None:
     client = make_client()
+    pool = client.app.state.capacity.pool  # type: ignore[attr-defined]
     for _ in range(5):  # a dealt position the two sides value differently (most are)
         game = new_game(client, mode="ai", level="easy", seat="skull")
         view = view_of(client, game["id"], game["token"])
         state = position_from_dict(view["position"], default_content())
-        if ai_evaluation(game["id"], state, SKULL) != ai_evaluation(game["id"], state, KEY):
+        if (ai_evaluation(pool, game["id"], state, SKULL)
+                != ai_evaluation(pool, game["id"], state, KEY)):
             break
-    assert view["evaluation"] == ai_evaluation(game["id"], state, SKULL)
-    assert view["evaluation"] != ai_evaluation(game["id"], state, KEY)
+    assert view["evaluation"] == ai_evaluation(pool, game["id"], state, SKULL)
+    assert view["evaluation"] != ai_evaluation(pool, game["id"], state, KEY)
 
 
 # ---------------------------------------------------------------------- limits

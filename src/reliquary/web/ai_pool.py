@@ -56,7 +56,6 @@ import random
 import signal
 import threading
 import time
-import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -324,7 +323,6 @@ class _Brain:
     used: float = field(default_factory=time.monotonic)
 
 
-_POOLS: weakref.WeakSet[AIPool] = weakref.WeakSet()
 #: Seconds an AI turn waits before asking a full queue again.
 QUEUE_FULL_RETRY_S = 0.5
 #: How many games' homes a pool remembers, the least recent forgotten first (a worker
@@ -361,7 +359,6 @@ class AIPool:
         self._brains: dict[str, _Brain] = {}
         self.closed = False
         self.warmed = False
-        _POOLS.add(self)
 
     # -- the executor --------------------------------------------------------------
     def executor(self, worker: int) -> ProcessPoolExecutor:
@@ -541,6 +538,11 @@ class AIPool:
                 return "queued", position, job.budget
         return None
 
+    def stats(self) -> dict[str, Any]:
+        """Searches running and queued (for the health endpoint)."""
+        return {"thinking": self.thinking, "queued": self.queued,
+                "workers": 0 if self.closed else self.max_thinking, "warmed": self.warmed}
+
     @property
     def thinking(self) -> int:
         """Searches running now."""
@@ -651,48 +653,38 @@ class AIPool:
         return result
 
 
-def ai_status(game_id: str, level: str | None, ai_to_move: bool) -> dict[str, Any]:
-    """The view's ``ai`` object for an AI game (contract item 5)."""
+def ai_status(pool: AIPool | None, game_id: str, level: str | None, ai_to_move: bool
+              ) -> dict[str, Any]:
+    """The view's ``ai`` object for an AI game (contract item 5), from ``pool`` (the
+    app's; None: an app without one, where the AI thinks in a thread)."""
     budget = level_budget(level) if level else None
-    for pool in list(_POOLS):
-        found = pool.status(game_id)
-        if found is not None:
-            state, position, left = found
-            return {"state": state, "queue_position": position, "budget_s": budget,
-                    "seconds_left": None if left is None else round(left, 2)}
+    found = pool.status(game_id) if pool is not None else None
+    if found is not None:
+        state, position, left = found
+        return {"state": state, "queue_position": position, "budget_s": budget,
+                "seconds_left": None if left is None else round(left, 2)}
     if ai_to_move:
         # Between searches: playing out its plan with the display delay, or about to
         # think (a forced or planned decision needs no search).
-        left = None
-        for pool in list(_POOLS):
-            brain = pool.brain(game_id)
-            if brain is not None and budget is not None:
-                left = round(max(0.0, budget - brain.spent), 2)
+        brain = pool.brain(game_id) if pool is not None else None
+        left = (round(max(0.0, budget - brain.spent), 2)
+                if brain is not None and budget is not None else None)
         return {"state": "thinking", "queue_position": None, "budget_s": budget,
                 "seconds_left": left}
     return {"state": "idle", "queue_position": None, "budget_s": budget, "seconds_left": None}
 
 
-def ai_evaluation(game_id: str, state: State, human: int) -> float | None:
+def ai_evaluation(pool: AIPool | None, game_id: str, state: State, human: int
+                  ) -> float | None:
     """The evaluation bar for the human of an AI game, in [-1, 1] (contract item 5):
-    the AI's last search value turned to the human's side, or the static evaluation
-    when the AI has not searched yet."""
+    the AI's last search value in ``pool`` turned to the human's side, or the static
+    evaluation when the AI has not searched yet."""
     if state.result is not None:
         winner = state.result.winner
         return 0.0 if winner is None else (1.0 if winner == human else -1.0)
-    for pool in list(_POOLS):
-        brain = pool.brain(game_id)
-        if brain is not None and brain.value is not None:
-            return round(-brain.value, 3)
+    brain = pool.brain(game_id) if pool is not None else None
+    if brain is not None and brain.value is not None:
+        return round(-brain.value, 3)
     from ..ai import evaluate
 
     return round(squash(evaluate(state, human)), 3)
-
-
-def pool_stats() -> dict[str, Any]:
-    """Searches running and queued in this process (for the health endpoint)."""
-    pools = list(_POOLS)
-    return {"thinking": sum(p.thinking for p in pools),
-            "queued": sum(p.queued for p in pools),
-            "workers": sum(p.max_thinking for p in pools if not p.closed),
-            "warmed": all(p.warmed for p in pools if not p.closed)}

@@ -40,7 +40,7 @@ from .capacity import serve_socket
 from .db import Store
 from .errors import WebError
 from .fast import FastDecide
-from .games import Manager, Session, new_session, settings_from, view, view_json
+from .games import Manager, Session, new_session, settings_from, view_json
 from .guard import CREATES, Guard, Limits, allowed_origins, client_key
 from .pages import router as pages_router
 from .preview import router as preview_router
@@ -159,21 +159,21 @@ def create_app(db_url: str | None = None, ai_delay: float | None = None,
         if seats is None:
             raise WebError(403, "this token does not belong to this game")
         manager.kick(game_id)  # an AI turn left over (another process, a failure) goes on
-        return answer(session, seats, t)
+        return answer(manager, session, seats, t)
 
     @app.post("/api/games/{game_id}/decide",
               responses=refusals(400, 403, 404, 409, 410, 413, 415, 422, 503))
     async def decide(game_id: str, body: Decide) -> Response:
         """One decision, answering the view at revision ``rev``."""
         session = await manager.decide(game_id, body.token, body.rev, body.option)
-        return answer(session, session.seats_of(body.token) or frozenset(), body.token)
+        return answer(manager, session, session.seats_of(body.token) or frozenset(), body.token)
 
     @app.post("/api/games/{game_id}/undo",
               responses=refusals(400, 403, 404, 409, 410, 413, 415, 503))
     async def undo(game_id: str, body: Undo) -> Response:
         """Take back the last turn (against the AI: with the AI's reply)."""
         session = await manager.undo(game_id, body.token, body.rev)
-        return answer(session, session.seats_of(body.token) or frozenset(), body.token)
+        return answer(manager, session, session.seats_of(body.token) or frozenset(), body.token)
 
     @app.post("/api/games/{game_id}/resign",
               responses=refusals(400, 403, 404, 409, 410, 413, 415, 503))
@@ -182,7 +182,7 @@ def create_app(db_url: str | None = None, ai_delay: float | None = None,
         recorded). 403 for a spectator's or a foreign token; 409 ``game_over`` for a
         finished game, ``stale`` for an old ``rev``."""
         session = await manager.resign(game_id, body.token, body.rev)
-        return answer(session, session.seats_of(body.token) or frozenset(), body.token)
+        return answer(manager, session, session.seats_of(body.token) or frozenset(), body.token)
 
     @app.post("/api/games/{game_id}/claim",
               responses=refusals(400, 403, 404, 409, 410, 413, 415, 503))
@@ -225,7 +225,7 @@ def create_app(db_url: str | None = None, ai_delay: float | None = None,
         at = total if at is None else at
         if not 0 <= at <= total:
             raise WebError(400, f"'at' must be from 0 to {total}, not {at}")
-        return await asyncio.to_thread(replay_view, session, content, tokens, at)
+        return await asyncio.to_thread(replay_view, manager, session, tokens, at)
 
     @app.post("/api/records", status_code=201, responses=refusals(400, 413, 415, 429))
     async def load_record(body: Record) -> dict[str, Any]:
@@ -242,16 +242,16 @@ def create_app(db_url: str | None = None, ai_delay: float | None = None,
     return app
 
 
-def replay_view(session: Session, content: Content, tokens: list[str], at: int
+def replay_view(manager: Manager, session: Session, tokens: list[str], at: int
                 ) -> dict[str, Any]:
     """A finished game's view after its first ``at`` decisions (``tokens``: all of
     them). Replaying takes milliseconds a hundred decisions, so it runs in a thread: the
     game is over, nothing changes it meanwhile."""
-    past = new_session(session.row, content, tokens[:at])
-    out = view(past, frozenset(), upto=at)
+    past = new_session(session.row, manager.content, tokens[:at])
+    out = manager.view(past, frozenset(), upto=at)
     out["total"] = len(tokens)
     out["at"] = at
-    out["final_result_text"] = view(session, frozenset())["result_text"]
+    out["final_result_text"] = manager.view(session, frozenset())["result_text"]
     return out
 
 
@@ -269,10 +269,11 @@ def posts_of(app: FastAPI) -> Callable[[str], bool]:
     return takes_post
 
 
-def answer(session: Any, seats: frozenset[int], token: str | None) -> Response:
+def answer(manager: Manager, session: Session, seats: frozenset[int], token: str | None
+           ) -> Response:
     """A game's view as the answer, encoded here: FastAPI's response validation of a
     dict this size, and encoding the whole log again, were most of a decision's cost."""
-    return Response(view_json(session, view(session, seats, token=token)),
+    return Response(view_json(session, manager.view(session, seats, token=token)),
                     media_type="application/json")
 
 

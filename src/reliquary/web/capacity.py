@@ -25,7 +25,7 @@ from fastapi.responses import JSONResponse, Response
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
-from .ai_pool import AIPool, QueueFull, pool_stats
+from .ai_pool import AIPool, QueueFull
 from .clock import Clocks
 from .errors import WebError
 from .games import Manager, Session
@@ -224,7 +224,7 @@ def install(app: FastAPI, manager: Manager, db_url: str, limits: Limits | None =
         """Counters of this process: live WebSocket handlers, AI searches running and
         queued, AI decisions thought of here, games cached."""
         return {"ok": True, "pid": os.getpid(), "websockets": capacity.hub.handlers,
-                "ai": {**pool_stats(), "decisions": manager.ai_decisions},
+                "ai": {**capacity.pool.stats(), "decisions": manager.ai_decisions},
                 "games_cached": len(manager.sessions),
                 "notifications_received": capacity.hub.notifications_received}
 

@@ -11,10 +11,11 @@ current decision is *running*. ``increment_s`` is added each time a side's turn 
 (the engine's ``turns_taken``). So every server process, and a restarted one,
 computes the same clocks from the database.
 
-A side whose time is used up loses: :meth:`Clocks.enforce` (called each time the web
-layer reads a game) stores the concession (:meth:`reliquary.web.db.Store.concede`,
-moving the revision on, so a decision racing it is refused as stale; a resignation is
-stored the same way), ends the game with the engine's ``Game.concede(loser,
+A side whose time is used up loses: each time the web layer reads a game
+(:meth:`reliquary.web.games.Manager.session`) it asks :meth:`Clocks.expired`, stores
+the concession (:meth:`reliquary.web.db.Store.concede`, moving the revision on, so a
+decision racing it is refused as stale; a resignation is stored the same way), ends
+the game with the engine's ``Game.concede(loser,
 "timeout")`` and tells the watchers. A timer task (:meth:`Clocks.run`) reads
 each running game again at its next possible timeout, so a game ends on time with
 nobody connected. The loss follows from the stored times, so a game rebuilt after a
@@ -29,18 +30,14 @@ import heapq
 import json
 import logging
 import time
-import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import select
 
 from ..engine import CHANCE, SIDES, State
-from .db import StaleError, games, moves
-
-if TYPE_CHECKING:
-    from .games import Manager, Session
+from .db import games, moves
 
 log = logging.getLogger(__name__)
 
@@ -201,45 +198,16 @@ class Clocks:
             rows = conn.execute(query).all()
         return [r.id for r in rows if isinstance(json.loads(r.options).get("clock"), dict)]
 
-    # -- the web layer's hook ------------------------------------------------------
-    def enforce(self, manager: Manager, session: Session) -> Session:
-        """End ``session`` on time if the side to move has used up its clock (stored,
-        watchers told); the game as it now stands."""
-        row = session.row
-        clock = self.settings(row.options, row.mode)
-        if clock is None:
-            return session
-        _OWNERS[session.id] = self
-        history = session.game.history
-        loser = self.expired(session.id, clock, session.state, history)
-        if loser is None:
-            return session
-        if row.finished:  # stored by a version before stored concessions: derive it
-            session.game.concede(loser, "timeout")
-            return session
-        try:  # the one way a concession is stored (a resignation goes the same way)
-            rev = manager.store.concede(session.id, row.rev, session.seq, loser, "timeout")
-        except StaleError:  # a decision came first after all: read the game again
-            manager._forget(session.id)
-            return manager.session(session.id)
-        self.forget(session.id)
-        log.info("game %s: %s lost on time", session.id, SIDES[loser])
-        return manager.conceded(session, loser, "timeout", rev)
 
-
-_OWNERS: weakref.WeakValueDictionary[str, Clocks] = weakref.WeakValueDictionary()
-
-
-def clock_view(session: Session) -> dict[str, Any] | None:
-    """The view's ``clock`` object of a game (None without a clock), as computed by the
-    clocks of the app that serves it."""
-    row = session.row
-    clock = Clocks.settings(row.options, row.mode)
+def clock_view(clocks: Clocks | None, game_id: str, options: dict[str, Any], mode: str,
+               state: State, history: list[Any]) -> dict[str, Any] | None:
+    """The view's ``clock`` object of a game (None without a clock), as computed by
+    ``clocks`` (the app's; None: an app without clocks shows the initial times)."""
+    clock = Clocks.settings(options, mode)
     if clock is None:
         return None
-    owner = _OWNERS.get(session.id)
-    if owner is None:
+    if clocks is None:
         left = clock["initial_s"]
         return {"initial_s": clock["initial_s"], "increment_s": clock["increment_s"],
                 "remaining": {side: left for side in SIDES}, "running": None}
-    return owner.view(session.id, clock, session.state, session.game.history)
+    return clocks.view(game_id, clock, state, history)

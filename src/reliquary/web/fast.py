@@ -22,7 +22,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .errors import WebError, encode_json
-from .games import Manager, view, view_json
+from .games import Manager, view_json
 from .schemas import Decide
 
 log = logging.getLogger(__name__)
@@ -63,7 +63,7 @@ class FastDecide:
             session = await self.manager.decide(match.group(1), request.token, request.rev,
                                                 request.option)
             seats = session.seats_of(request.token) or frozenset()
-            payload = view_json(session, view(session, seats, token=request.token))
+            payload = view_json(session, self.manager.view(session, seats, token=request.token))
         except WebError as err:
             status, payload = err.status, encode_json(err.body()).encode()
         except (OperationalError, PoolTimeout) as err:  # as reliquary.web.capacity answers

@@ -44,13 +44,12 @@ from ..engine import (
     read_option,
 )
 from .ai_pool import ai_evaluation, ai_status, choose_remembering
-from .clock import clock_view
+from .clock import Clocks, clock_view
 from .db import ACTIVE, EXPIRED, QUARANTINED, GameRow, StaleError, Store
 from .errors import WebError, clip, encode_json
 
 if TYPE_CHECKING:
     from .ai_pool import AIPool
-    from .clock import Clocks
     from .live import LiveHub
 from .config import env_number
 from .text import Line, LogContext, describe, note_before, result_text
@@ -344,15 +343,40 @@ class Manager:
 
     def session(self, game_id: str, fetched: Any = UNREAD) -> Session:
         """The game exactly as stored now (other processes' writes and undos included),
-        ended on time if its clock ran out (:meth:`reliquary.web.clock.Clocks.enforce`)."""
-        session = _run_now(self._stored_steps(game_id, fetched))
-        return session if self.clocks is None else self.clocks.enforce(self, session)
+        ended on time if its clock ran out (:meth:`_on_time`)."""
+        return self._on_time(_run_now(self._stored_steps(game_id, fetched)))
 
     async def asession(self, game_id: str) -> Session:
         """:meth:`session` with every database call (the row, a catch-up, a reload) off
         the event loop on a database server (:meth:`Store.read`, :meth:`Store.run`)."""
-        session = await self._run_off_loop(self._stored_steps(game_id))
-        return session if self.clocks is None else self.clocks.enforce(self, session)
+        return self._on_time(await self._run_off_loop(self._stored_steps(game_id)))
+
+    def _on_time(self, session: Session) -> Session:
+        """End ``session`` on time if the side to move has used up its clock (stored,
+        watchers told); the game as it now stands."""
+        row = session.row
+        clock = Clocks.settings(row.options, row.mode)
+        if self.clocks is None or clock is None:
+            return session
+        loser = self.clocks.expired(session.id, clock, session.state, session.game.history)
+        if loser is None:
+            return session
+        if row.finished:  # stored by a version before stored concessions: derive it
+            session.game.concede(loser, "timeout")
+            return session
+        try:  # the one way a concession is stored (a resignation goes the same way)
+            rev = self.store.concede(session.id, row.rev, session.seq, loser, "timeout")
+        except StaleError:  # a decision came first after all: read the game again
+            self._forget(session.id)
+            return self.session(session.id)
+        self.clocks.forget(session.id)
+        log.info("game %s: %s lost on time", session.id, SIDES[loser])
+        return self.conceded(session, loser, "timeout", rev)
+
+    def view(self, session: Session, seats: frozenset[int], upto: int | None = None,
+             token: str | None = None) -> dict[str, Any]:
+        """:func:`view` with this manager's AI pool and clocks."""
+        return view(session, seats, ai=self.ai, clocks=self.clocks, upto=upto, token=token)
 
     async def _run_off_loop(self, steps: Steps[T]) -> T:
         """Run loading steps, each database call through the store's helpers."""
@@ -994,9 +1018,11 @@ def undo_count(history: list[Entry], seats: frozenset[int], ai_seat: int | None 
         start = chosen[-1]
     return len(history) - start
 # ---------------------------------------------------------------------- the view
-def view(session: Session, seats: frozenset[int], upto: int | None = None,
-         content: Content | None = None, token: str | None = None) -> dict[str, Any]:
-    """What a viewer sees: position, decision with options (if theirs), log, result.
+def view(session: Session, seats: frozenset[int], *, ai: AIPool | None,
+         clocks: Clocks | None, upto: int | None = None, token: str | None = None
+         ) -> dict[str, Any]:
+    """What a viewer sees: position, decision with options (if theirs), log, result;
+    the AI's status and evaluation from ``ai``, the clocks from ``clocks``.
 
     Secrets stay with their owner: the other seat's faction chosen in secret shows as
     ``"hidden"`` (to both on one screen), and the only seat token in a view is the
@@ -1052,13 +1078,14 @@ def view(session: Session, seats: frozenset[int], upto: int | None = None,
         and undo_count(game.history, seats, session.ai_seat() if row.mode == "ai" else None)
         > 0 and upto is None,
         "ai": ({"level": row.options.get("level"), "seat": SIDES[session.ai_seat()],
-                **ai_status(session.id, row.options.get("level"), upto is None
+                **ai_status(ai, session.id, row.options.get("level"), upto is None
                             and not state.is_terminal
                             and state.current_player == session.ai_seat())}
                if row.mode == "ai" else None),
-        "evaluation": (ai_evaluation(session.id, state, 1 - session.ai_seat())
+        "evaluation": (ai_evaluation(ai, session.id, state, 1 - session.ai_seat())
                        if row.mode == "ai" and upto is None else None),
-        "clock": clock_view(session) if upto is None else None,
+        "clock": (clock_view(clocks, session.id, row.options, row.mode, state, game.history)
+                  if upto is None else None),
         "deploy_rows": state.content.board_row(state.settings.size).deploy_rows,
         "phase": "over" if state.is_terminal else ("setup" if in_setup(state) else "play"),
     }
