@@ -219,6 +219,8 @@ ATTEMPTS = 2
 #: (SIGKILL, as the OOM killer would), ``memory:INDEX[:ATTEMPT]`` raise MemoryError;
 #: without ATTEMPT on every try. Only the tests set it.
 FAULT_ENV = "RELIQUARY_LAB_FAULT"
+#: The workers' ``oom_score_adj`` (-1000 to 1000): the OOM killer's first choice.
+OOM_SCORE_ADJ = 500
 
 
 @dataclass(frozen=True)
@@ -248,6 +250,11 @@ def _worker_main(conn: Connection) -> None:
     the parent's to handle (it stores what finished and stops the workers), so the
     worker ignores SIGINT instead of printing a traceback of its own."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # When memory runs out, Linux's OOM killer should take a worker — whose game the
+    # parent then retries — and not the parent holding the run: raise the workers'
+    # OOM score (allowed without privileges; Linux only).
+    with contextlib.suppress(OSError):
+        Path("/proc/self/oom_score_adj").write_text(str(OOM_SCORE_ADJ))
     while True:
         try:
             message = conn.recv()
