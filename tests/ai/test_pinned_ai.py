@@ -6,6 +6,7 @@ repetition on its own line, the danger threshold of a wounded Hero, and T8 in
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -113,3 +114,32 @@ def test_t8_no_damage_on_the_first_turn_means_no_reset_by_attack(build: Any) -> 
     assert not can_reset(position("no_damage", [0, 1]), KEY)  # T8: no damage yet
     assert can_reset(position("no_damage", [1, 0]), KEY)     # Skull's first turn: not Key's
     assert can_reset(position("no_damage", [0, 1], rite="Exhumation"), KEY)  # a rite resets
+
+
+# ---------------------------------------------------------------------- the Hero's HP
+def test_only_a_hero_at_one_hp_is_at_its_last(build: Any) -> None:
+    """Each HP is worth ``hero_hp``; the last one also ``hero_last_hp`` (nothing near the
+    Hero, so no threat term changes with its HP; wounded, it leaves Skull ahead on V2's
+    count throughout)."""
+    w = Weights()
+
+    def key_with(hp: int) -> float:
+        return evaluate(build().hero(KEY, "a1", hp=hp).hero(SKULL, "h8").build(), KEY)
+
+    assert key_with(3) - key_with(2) == pytest.approx(w.hero_hp)
+    assert key_with(2) - key_with(1) == pytest.approx(w.hero_hp + w.hero_last_hp)
+
+
+def test_a_hero_the_mover_can_kill_exactly_is_en_prise(build: Any) -> None:
+    """The Pyre Choir Hero on d3 strikes 2 at range 2: a Skull Hero on d5 with 2 HP is
+    en prise (the evaluation moves with ``hero_en_prise``), with 3 HP it is not."""
+    more = replace(Weights(), hero_en_prise=Weights().hero_en_prise + 100.0)
+
+    def en_prise_share(hp: int) -> float:
+        state = (build().hero(KEY, "d3").hero(SKULL, "d5", hp=hp).relic(KEY, "b2")
+                 .relic(SKULL, "g7").hands(key=["Pilgrim", "Crossroads", "Sidewind"])
+                 .build())
+        return evaluate(state, KEY, more) - evaluate(state, KEY)
+
+    assert en_prise_share(2) == pytest.approx(100.0)
+    assert en_prise_share(3) == pytest.approx(0.0)
