@@ -35,13 +35,16 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from ..ai import LEVELS
 from ..content import default_content
 from ..engine import Content
+from .ai_pool import AIPool
+from .capacity import Capacity, serve_socket
 from .capacity import install as install_capacity
-from .capacity import serve_socket
+from .clock import Clocks
 from .db import Store
 from .errors import WebError
 from .fast import FastDecide
 from .games import Manager, Session, new_session, settings_from, view_json
 from .guard import CREATES, Guard, Limits, allowed_origins, client_key
+from .live import LiveHub, revision_probe
 from .pages import router as pages_router
 from .preview import router as preview_router
 from .print_routes import router as print_router
@@ -67,9 +70,14 @@ def create_app(db_url: str | None = None, ai_delay: float | None = None,
     content = content or default_content()
     limits = limits or Limits.from_env()
     store = Store(url)
+    pool = AIPool(content)
+    hub = LiveHub(url, probe=revision_probe(store.engine))
+    clocks = Clocks(store.engine)
     manager = Manager(store, content, ai_delay=delay,
                       expire_after=limits.expire_after_s or None,
-                      lobby_per_client=limits.lobby_per_client)
+                      lobby_per_client=limits.lobby_per_client,
+                      ai=pool, live=hub, clocks=clocks)
+    capacity = Capacity(manager, pool, hub, clocks, limits)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -85,7 +93,8 @@ def create_app(db_url: str | None = None, ai_delay: float | None = None,
     app = FastAPI(title="Reliquary", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.manager = manager
     app.state.limits = limits
-    capacity = install_capacity(app, manager, url, limits)  # /api/health, the hint, 503 busy
+    app.state.capacity = capacity
+    install_capacity(app, capacity)  # /api/health, the hint, 503 busy
     app.add_middleware(FastDecide, manager=manager)  # inside Guard: its checks first
     app.add_middleware(Guard, limits=limits, takes_post=posts_of(app),
                        origins=allowed_origins())

@@ -30,7 +30,7 @@ from .clock import Clocks
 from .errors import WebError
 from .games import Manager, Session
 from .guard import Limits, RateLimiter, client_of
-from .live import GameGone, LiveHub, revision_probe
+from .live import GameGone, LiveHub
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -54,20 +54,16 @@ HINT_RESPONSES: dict[int | str, dict[str, Any]] = {
 class Capacity:
     """The AI pool, the live hub and the clocks of one app."""
 
-    def __init__(self, manager: Manager, db_url: str, limits: Limits | None = None) -> None:
+    def __init__(self, manager: Manager, pool: AIPool, hub: LiveHub, clocks: Clocks,
+                 limits: Limits | None = None) -> None:
         self.manager = manager
+        self.pool, self.hub, self.clocks = pool, hub, clocks
         limits = limits or Limits()
         # Hints cost a worker's second each: limited per client and per game, one at a
         # time per game, and refused when the AI queue is full (issue 30).
         self.hints_of_client = RateLimiter(limits.hints_per_minute, limits.hints_burst)
         self.hints_of_game = RateLimiter(limits.hints_per_minute, limits.hints_burst)
         self.hinting: set[str] = set()
-        self.pool = AIPool(manager.content)
-        self.hub = LiveHub(db_url, probe=revision_probe(manager.store.engine))
-        self.clocks = Clocks(manager.store.engine)
-        manager.ai = self.pool
-        manager.live = self.hub
-        manager.clocks = self.clocks
         self._snapshots: dict[str, tuple[float, dict[str, Any]]] = {}
         self._generations: dict[str, int] = {}
         self.hub.on_wake.append(self._drop_snapshot)
@@ -193,12 +189,10 @@ class Capacity:
             self.hinting.discard(game_id)
 
 
-def install(app: FastAPI, manager: Manager, db_url: str, limits: Limits | None = None
-            ) -> Capacity:
+def install(app: FastAPI, capacity: Capacity) -> None:
     """Add the capacity routes and error mapping to ``app``; the lifespan must run
     ``capacity.running()``."""
-    capacity = Capacity(manager, db_url, limits)
-    app.state.capacity = capacity
+    manager = capacity.manager
 
     async def database_busy(_request: Request, err: Exception) -> JSONResponse:
         # A locked SQLite file past its busy timeout, a lost PostgreSQL connection:
@@ -227,8 +221,6 @@ def install(app: FastAPI, manager: Manager, db_url: str, limits: Limits | None =
                 "ai": {**capacity.pool.stats(), "decisions": manager.ai_decisions},
                 "games_cached": len(manager.sessions),
                 "notifications_received": capacity.hub.notifications_received}
-
-    return capacity
 
 
 async def until_gone(request: Request, work: Awaitable[T]) -> T | None:

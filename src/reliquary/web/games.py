@@ -195,10 +195,9 @@ def view_json(session: Session, view_dict: dict[str, Any]) -> bytes:
 def settings_from(data: dict[str, Any], content: Content) -> Settings:
     """The engine's Settings from a dict, checked (board size included); ValueError says
     which field is wrong."""
-    from_dict = getattr(Settings, "from_dict", None)
     try:
-        settings = from_dict(data) if from_dict is not None else Settings(**data)
-    except TypeError as err:  # an unknown field (older engines without from_dict)
+        settings = Settings.from_dict(data)
+    except TypeError as err:  # a value of the wrong kind
         raise ValueError(str(err)) from None
     if settings.size not in content.sizes:
         raise ValueError(f"board size must be {min(content.sizes)} to "
@@ -235,7 +234,8 @@ class Manager:
 
     def __init__(self, store: Store, content: Content, ai_delay: float = 0.2,
                  max_sessions: int = 1000, expire_after: float | None = None,
-                 lobby_per_client: int = 3) -> None:
+                 lobby_per_client: int = 3, *, ai: AIPool | None = None,
+                 live: LiveHub | None = None, clocks: Clocks | None = None) -> None:
         self.store = store
         self.lobby_per_client = lobby_per_client
         self.content = content
@@ -252,10 +252,11 @@ class Manager:
         self.owner = secrets.token_hex(8)
         self.lease_s = _lease_seconds()
         self.ai_decisions = 0
-        # Set by reliquary.web.capacity: the AI's process pool, live updates, clocks.
-        self.ai: AIPool | None = None
-        self.live: LiveHub | None = None
-        self.clocks: Clocks | None = None
+        # The AI's process pool (None: the AI thinks in a thread), the live updates of
+        # the watchers (None: none), the clocks of online games (None: shown unrun).
+        self.ai = ai
+        self.live = live
+        self.clocks = clocks
 
     # ------------------------------------------------------------------ loading
     def lock(self, game_id: str) -> asyncio.Lock:
@@ -277,11 +278,6 @@ class Manager:
     # Loading is written once, as generators that yield each database call they need
     # (``(READ|WRITE, fn, args)``) and get its result back: :meth:`session` runs the calls
     # at once, :meth:`asession` off the event loop on a database server (Store.read/run).
-    def _head(self, game_id: str, fetched: Any = UNREAD) -> GameRow:
-        """The stored game row (``fetched`` if it was just read), refusing unknown,
-        expired and quarantined games."""
-        return _run_now(self._head_steps(game_id, fetched))
-
     def _head_steps(self, game_id: str, fetched: Any = UNREAD) -> Steps[GameRow]:
         row: GameRow | None = (yield (READ, self.store.get_game, (game_id,))) \
             if fetched is UNREAD else fetched
@@ -304,10 +300,6 @@ class Manager:
                                 "replay, so it was set aside (the server's log says why)",
                            "gone")
         return row
-
-    def _load(self, game_id: str, row: GameRow | None = None) -> Session:
-        """Rebuild a game from the store; one that does not replay is quarantined."""
-        return _run_now(self._load_steps(game_id, row))
 
     def _load_steps(self, game_id: str, row: GameRow | None = None) -> Steps[Session]:
         row = row or (yield from self._head_steps(game_id))
@@ -392,9 +384,6 @@ class Manager:
                     kind, fn, args = steps.send(result)
         except StopIteration as done:
             return done.value  # type: ignore[no-any-return]
-
-    def _stored(self, game_id: str, fetched: Any = UNREAD) -> Session:
-        return _run_now(self._stored_steps(game_id, fetched))
 
     def _stored_steps(self, game_id: str, fetched: Any = UNREAD) -> Steps[Session]:
         row = yield from self._head_steps(game_id, fetched)
