@@ -427,6 +427,25 @@ def test_escort_targets_look_apart_from_another_piece(live: Server, pages: Pages
         page.evaluate(style, others.first.element_handle())
 
 
+# ---------------------------------------------------------------------- the setup in full
+def test_deployment_counts_the_pieces(live: Server, pages: Pages) -> None:
+    game = new_game(live, mode="hotseat", quick=False)
+    rng = random.Random(2)
+    view = decide_randomly(live, game, rng, until=lambda v: v["decision"] is not None
+                           and v["decision"]["kind"] == "deploy"
+                           and v["position"]["placed"][v["decision"]["side"]] == 1)
+    page = open_game(pages, live, game)
+    wait_mine(page)
+    assert page.inner_text("#deploy-count").startswith("Piece 2")
+    square = view["decision"]["options"][0]
+    page.click(f"#opt-{square}")
+    page.wait_for_function(f"() => document.body.dataset.seq !== '{view['seq']}'")
+    wait_mine(page)
+    placed = game_view(live, game)["position"]["placed"]
+    side = page.evaluate("document.body.dataset.side")
+    assert page.inner_text("#deploy-count").startswith(f"Piece {placed[side] + 1}")
+
+
 # ---------------------------------------------------------------------- replay
 def test_replay_opens_at_the_first_move_and_swipes(live: Server, pages: Pages) -> None:
     game = new_game(live, mode="hotseat", vigil_start=2)

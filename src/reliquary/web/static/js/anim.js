@@ -46,13 +46,15 @@ export function animate(svg, entries, n, bottom, speed = "fast") {
   if (!svg || !entries.length || !motionAllowed()) return;
   const SEG = PACES[speed] || PACES.fast;
   const segments = [];       // [piece id, from, to, start]
-  const paths = new Map();   // piece id -> [[x, y], ...]
+  const arrowTimes = [];     // [the turn's arrow on the board, when its step starts]
+  const paths = new Map();   // the pieces that move (id -> true)
   const effects = [];        // [delay, fn]
   let clock = 0;
   for (const entry of entries) {
     for (const ev of entry.events) {
       if (["move", "step", "push", "swap"].includes(ev.kind) && ev.square && ev.to) {
         segments.push([ev.piece, centre(ev.square, n, bottom), centre(ev.to, n, bottom), clock]);
+        arrowTimes.push([svg.querySelector(`.arrow[data-arrow="${ev.square}-${ev.to}"]`), clock]);
         paths.set(ev.piece, true);
         if (ev.kind === "swap" && ev.other !== undefined) {
           segments.push([ev.other, centre(ev.to, n, bottom), centre(ev.square, n, bottom), clock]);
@@ -61,6 +63,7 @@ export function animate(svg, entries, n, bottom, speed = "fast") {
         clock += SEG;
       } else if (ev.kind === "damage" && ev.square && !ev.prevented) {
         const at = clock;
+        arrowTimes.push([svg.querySelector(`.arrow[data-kind="attack"][data-arrow$="-${ev.square}"]`), at]);
         effects.push([at, () => {
           const [x, y] = centre(ev.square, n, bottom);
           const g = temp(svg, `<text class="dmg" x="${x}" y="${y - 20}">−${ev.amount}</text>`);
@@ -101,6 +104,10 @@ export function animate(svg, entries, n, bottom, speed = "fast") {
     frames.push(at(mine[mine.length - 1][2], 1));
     track(el.animate(frames, {duration: total * scale, easing: "linear"}));
   }
+  // each arrow of the turn appears as its step is played (an attack's with its damage)
+  const reveal = (el, start) => track(el.animate([{opacity: 0}, {opacity: 0, offset: start / total},
+    {opacity: 1, offset: Math.min(1, (start + SEG / 3) / total)}, {opacity: 1}], {duration: total * scale}));
+  for (const [el, start] of arrowTimes) if (el) reveal(el, start);
   for (const [at, fn] of effects) setTimeout(fn, at * scale);
   document.body.dataset.playing = String(Math.round(total * scale));  // for tests: the turn's length
   if (paths.size || effects.length) {  // counted, for tests and the curious

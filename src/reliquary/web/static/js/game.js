@@ -282,6 +282,9 @@ function render(v, entries) {
     for (const p of opts.escortPieces) { opts.squares.add(p); alt.add(p); }  // another piece instead
   }
   const prompt = d && d.mine ? text(d.prompt) + (d.kind === "play" ? " " + t("choose_card") : "") : "";
+  // deployment: which piece this is (the server's count of pieces placed)
+  const deployNote = d && d.mine && d.kind === "deploy" && pos.placed && SIDES.includes(d.side)
+    ? `<span class="deploy-count" id="deploy-count">${esc(t("deploy_count").replace("{n}", pos.placed[d.side] + 1))}</span>` : "";
   const escortNote = d && d.kind === "escort" && S.ui.escortFrom
     ? `<span class="escort-note" id="escort-note">${esc(t("escort_piece"))} ${esc(S.ui.escortFrom)}</span>` : "";
   const buttons = opts.buttons.map((btn, i) => `<button type="button" class="opt opt-btn${btn.mode ? " mode-" + btn.mode : ""}${btn.note ? " note-btn" : ""}${S.hint && S.hint.best === btn.opt ? " hinted" : ""}"
@@ -313,7 +316,7 @@ function render(v, entries) {
         <div class="hand-wrap waiting-wrap"><div class="hand-label">${esc(t("waiting"))}</div><div class="hand" id="waiting"></div></div>
       </div>
       <div class="prompt-box" id="prompt-box">${inviteBanner(v)}
-        ${v.result ? resultHTML(v) : `<div class="prompt" id="prompt" aria-live="polite">${esc(prompt)} ${escortNote}${d && !d.mine ? aiHTML(v) : ""}</div>
+        ${v.result ? resultHTML(v) : `<div class="prompt" id="prompt" aria-live="polite">${esc(prompt)} ${escortNote}${deployNote}${d && !d.mine ? aiHTML(v) : ""}</div>
         <div class="actions"><div class="buttons" id="buttons">${buttons}</div>`}
         <div class="tools">${tools}${hintLine}</div>${v.result ? "" : "</div>"}
       </div>

@@ -58,7 +58,7 @@ const STRINGS = {
     hint_rite_vs: "; the best without it:", record_not_json: "it is not a JSON file (a record is the .json downloaded from a game)",
     pace: "Opponent's turn, step by step", pace_fast: "fast", pace_normal: "normal", pace_slow: "slow",
     zoom_help: "Hover a card, press Z, or long-press it to read it in full.",
-    deploy_count: "piece {n} of {total}", mirror_note: "its mirror square:",
+    deploy_count: "Piece {n} (Minions first, Hero last)",
   },
   es: {
     new_game: "Nueva partida", rules: "Cómo se juega", spec: "Especificación de reglas", quick: "Partida rápida contra la IA",
@@ -118,7 +118,7 @@ const STRINGS = {
     hint_rite_vs: "; la mejor sin él:", record_not_json: "no es un archivo JSON (un registro es el .json descargado de una partida)",
     pace: "Turno del rival, paso a paso", pace_fast: "rápido", pace_normal: "normal", pace_slow: "lento",
     zoom_help: "Pasa el ratón sobre una carta, pulsa Z o mantenla pulsada para leerla entera.",
-    deploy_count: "pieza {n} de {total}", mirror_note: "su casilla simétrica:",
+    deploy_count: "Pieza {n} (primero los Esbirros, el Héroe al final)",
   },
 };
 
