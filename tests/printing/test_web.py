@@ -53,3 +53,16 @@ def test_print_pdf_refuses_unknown_variants(client: TestClient) -> None:
     assert "paper must be one of a4, letter" in response.json()["error"]
     response = client.get("/print.pdf", params={"lang": "fr"})
     assert response.status_code == 400 and "lang" in response.json()["error"]
+
+
+def test_each_language_and_paper_is_its_own_download(client: TestClient, tmp_path: Path) -> None:
+    english = client.get("/print.pdf", params={"paper": "letter", "lang": "en"})
+    spanish = client.get("/print.pdf", params={"paper": "letter", "lang": "es"})
+    a4 = client.get("/print.pdf", params={"paper": "a4", "lang": "es"})
+    assert english.status_code == spanish.status_code == a4.status_code == 200
+    assert len({english.content, spanish.content, a4.content}) == 3
+    path = tmp_path / "es.pdf"
+    path.write_bytes(spanish.content)
+    first = open_printed(path).pages[0]
+    assert abs(first.width / MM - 215.9) < 0.05  # Letter, as asked
+    assert "opponent" not in first.extract_text()  # Spanish, not the English set
