@@ -337,6 +337,15 @@ async def test_save_and_open_a_position_and_a_record(tmp_path: Path) -> None:
         await settle(pilot, screen)
         assert not screen.session.has_record
         check_board(screen)
+        assert screen.query_one("#log", RichLog).lines == []
+        # Open the record: the game again, its whole log written anew.
+        await pilot.press("o")
+        await pilot.pause()
+        app.screen.query_one("#path").value = str(tmp_path / "r.json")  # type: ignore[attr-defined]
+        await pilot.click("#open")
+        await settle(pilot, screen)
+        assert [e.token for e in screen.session.history] == tokens
+        check_all(screen, "en")
         # A file that is not a game: a clear message, the game goes on.
         (tmp_path / "bad.json").write_text("{\"format\": \"nope\"}", encoding="utf-8")
         await pilot.press("o")

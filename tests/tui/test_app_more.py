@@ -190,3 +190,33 @@ def test_the_locale_picks_the_language(monkeypatch: pytest.MonkeyPatch) -> None:
     assert default_lang() == "es"
     monkeypatch.setenv("LC_ALL", "en_GB.UTF-8")
     assert default_lang() == "en"
+
+
+async def test_the_new_game_screen_offers_the_rule_modules() -> None:
+    """Registered modules (here the worked example, smoulder) and their options are on
+    the form; a bad option value is refused on the form, naming the option."""
+    from textual.widgets import Input, Label, SelectionList
+
+    from ..modules import smoulder  # registers the worked example
+
+    app = ReliquaryApp(default_content(), Setup(opponent="random", seed=2))
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        form = app.screen
+        modules = form.query_one("#modules", SelectionList)
+        assert smoulder.MODULE.name in [modules.get_option_at_index(i).value
+                                        for i in range(modules.option_count)]
+        modules.select(smoulder.MODULE.name)
+        form.query_one("#module_options", Input).value = "smoulder.damage=9"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "smoulder.damage" in str(form.query_one("#error", Label).render())
+        form.query_one("#module_options", Input).value = "smoulder.damage=2"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        screen = app.game_screen
+        assert screen is not None
+        settings = screen.session.game.settings
+        assert settings.modules == ("smoulder",)
+        assert dict(settings.module_options) == {"smoulder.damage": 2}
+        assert screen.session.record()["settings"]["modules"] == ["smoulder"]

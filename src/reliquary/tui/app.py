@@ -22,6 +22,7 @@ from textual.widgets.option_list import Option as ListOption
 from textual.worker import get_current_worker
 
 from ..engine import MODES, Content, Option, Play
+from ..engine.visibility import hint_allowed, viewer_for
 from ..web.text import Line
 from .i18n import prompt, side, t
 from .screens import (
@@ -191,7 +192,7 @@ class GameScreen(Screen[None]):
                 options.highlighted = 0
         self._draw_selection()
         log = self.query_one("#log", RichLog)
-        if self.logged > len(s.log):  # an undo or a new game: write the log again
+        if self.logged < 0 or self.logged > len(s.log):  # an undo or a new game
             log.clear()
             self.logged = 0
         for line in s.log[self.logged:]:
@@ -201,9 +202,9 @@ class GameScreen(Screen[None]):
     def _draw_status(self) -> None:
         s = self.session
         d = s.decision()
-        hidden = (s.ai_seat == 0 or len(s.humans) == 2, s.ai_seat == 1 or len(s.humans) == 2)
         text = status_text(s.state, self.lang, who=self.who_text(),
-                           prompt=prompt(self.lang, d.kind) if d else "", hidden=hidden)
+                           prompt=prompt(self.lang, d.kind) if d else "",
+                           viewer=viewer_for(s.humans))
         self.query_one("#status", Static).update(text)
 
     def _draw_selection(self) -> None:
@@ -353,6 +354,7 @@ class GameScreen(Screen[None]):
             return
         self.version += 1
         self.thinking = False
+        self.logged = -1  # the log is written again from the start
         self.message = t(self.lang, "undone", n=count)
         self.refresh_game(new_decision=True)
         self.advance()
@@ -361,6 +363,9 @@ class GameScreen(Screen[None]):
         s = self.session
         if s.state.is_terminal or not s.human_to_move():
             self.say(t(self.lang, "not_yours"))
+            return
+        if not hint_allowed(s.state, s.to_move()):  # a secret choice: no advice on it
+            self.say(t(self.lang, "no_hint_secret"))
             return
         self.say(t(self.lang, "hint_busy"))
         self.find_hint(self.version, len(s.history))
@@ -416,6 +421,7 @@ class GameScreen(Screen[None]):
         self.session = session
         self.version += 1
         self.thinking = False
+        self.logged = -1
         self.cursor = -1
         self.message = ""
         self.refresh_game(new_decision=True)

@@ -16,6 +16,8 @@ import re
 from functools import cache
 from importlib import resources
 
+from ..engine import DECISION_KINDS
+from ..engine.modules import registered
 from ..web.games import PROMPTS
 from ..web.text import SIDE
 
@@ -58,6 +60,9 @@ OWN: dict[str, dict[str, str]] = {
         "record_written": "Record written to {path}.",
         "the_card": "The card", "the_mode": "The mode", "the_rite": "The rite",
         "the_faction": "Faction", "rule": "Rule",
+        "no_hint_secret": "No hint on a choice made in secret.",
+        "modules": "Rule modules", "no_modules": "none in this version",
+        "module_options": "Module options (m.option=value; …)",
     },
     "es": {
         "title": "Reliquary", "options": "Opciones", "board": "Tablero", "cards": "Cartas",
@@ -96,6 +101,9 @@ OWN: dict[str, dict[str, str]] = {
         "record_written": "Registro escrito en {path}.",
         "the_card": "La carta", "the_mode": "El modo", "the_rite": "El rito",
         "the_faction": "Facción", "rule": "Regla",
+        "no_hint_secret": "No hay pista para una elección en secreto.",
+        "modules": "Módulos de reglas", "no_modules": "ninguno en esta versión",
+        "module_options": "Opciones de módulo (m.opción=valor; …)",
     },
 }
 
@@ -127,8 +135,13 @@ def side(lang: str, player: int) -> str:
 
 
 def prompt(lang: str, kind: str) -> str:
-    """What a decision asks, as the web page asks it."""
-    en, es = PROMPTS.get(kind, (kind, kind))
+    """What a decision asks, as the web page asks it (a module's decision: its help)."""
+    if kind not in PROMPTS:
+        for module in registered().values():
+            if kind in module.decisions:
+                return module.decisions[kind]
+        return DECISION_KINDS.get(kind, kind)
+    en, es = PROMPTS[kind]
     return es if lang == "es" else en
 
 

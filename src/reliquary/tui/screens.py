@@ -14,10 +14,20 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Footer, Input, Label, Markdown, MarkdownViewer, Select
+from textual.widgets import (
+    Button,
+    Footer,
+    Input,
+    Label,
+    Markdown,
+    MarkdownViewer,
+    Select,
+    SelectionList,
+)
 
 from ..ai import AGENTS, LEVELS
 from ..engine import DECISION_KINDS, Content, Play, Settings
+from ..engine.modules import registered
 from ..web.text import names_of
 from .i18n import prompt, side, t
 from .session import HUMAN, Setup
@@ -45,7 +55,8 @@ class NewGameScreen(ModalScreen[Setup | None]):
             border: round $accent; padding: 0 1; }
     #form Horizontal { height: auto; }
     #form Label { width: 24; padding: 0 1 0 0; }
-    #form Select, #form Input { width: 1fr; }
+    #form Select, #form Input, #form SelectionList { width: 1fr; }
+    #form SelectionList { height: auto; max-height: 6; }
     #error { color: $error; width: 1fr; padding: 0; }
     #buttons { height: auto; align: right middle; }
     """
@@ -110,6 +121,16 @@ class NewGameScreen(ModalScreen[Setup | None]):
             yield row(t(lang, "killed_minions"), Select(
                 [(t(lang, "pool"), "pool"), (t(lang, "removed"), "removed")],
                 value=st.killed_minions, allow_blank=False, compact=True, id="killed_minions"))
+            modules = registered()
+            if modules:
+                yield row(t(lang, "modules"), SelectionList[str](
+                    *[(f"{m.title} ({m.rules})", name, name in st.modules)
+                      for name, m in modules.items()], id="modules"))
+                yield row(t(lang, "module_options"), Input(
+                    "; ".join(f"{k}={_written(v)}" for k, v in st.module_options),
+                    compact=True, id="module_options"))
+            else:
+                yield row(t(lang, "modules"), Label(t(lang, "no_modules"), id="modules"))
             yield row(t(lang, "seed"), Input("" if s.seed is None else str(s.seed),
                 compact=True, id="seed"))
             yield Label("", id="error")
@@ -134,12 +155,16 @@ class NewGameScreen(ModalScreen[Setup | None]):
 
         lang = self.lang
         round_cap = self._number("round_cap", t(lang, "round_cap"), False)
-        settings = Settings(
-            size=value("size"), los=value("los"), first_turn=value("first_turn"),
-            round_cap=round_cap if round_cap is not None else 200,
-            regroup_limit=self._number("regroup_limit", t(lang, "regroup_limit"), True),
-            vigil_reset=value("vigil_reset"), vigil_start=value("vigil_start"),
-            killed_minions=value("killed_minions"))
+        data: dict[str, Any] = {
+            "size": value("size"), "los": value("los"), "first_turn": value("first_turn"),
+            "round_cap": round_cap if round_cap is not None else 200,
+            "regroup_limit": self._number("regroup_limit", t(lang, "regroup_limit"), True),
+            "vigil_reset": value("vigil_reset"), "vigil_start": value("vigil_start"),
+            "killed_minions": value("killed_minions")}
+        if registered():
+            data["modules"] = list(self.query_one("#modules", SelectionList).selected)
+            data.update(module_options(self.query_one("#module_options", Input).value))
+        settings = Settings.from_dict(data)  # ValueError naming the setting or option
         return Setup(opponent=value("opponent"), seat=value("seat"), quick=value("quick"),
                      faction=value("faction") or None, settings=settings,
                      seed=self._number("seed", t(lang, "seed"), True))
@@ -156,6 +181,27 @@ class NewGameScreen(ModalScreen[Setup | None]):
     @on(Button.Pressed, "#cancel")
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+def _written(value: Any) -> str:
+    return ",".join(value) if isinstance(value, (list, tuple)) else str(value)
+
+
+def module_options(text: str) -> dict[str, Any]:
+    """``a.b=1; c.d=x,y`` as settings keys and values (numbers, lists, names), as
+    ``--module-option`` reads them; a ValueError saying which part is not one."""
+    out: dict[str, Any] = {}
+    for part in (p.strip() for p in text.split(";")):
+        if not part:
+            continue
+        key, eq, value = part.partition("=")
+        if not eq or "." not in key:
+            raise ValueError(f"{part!r}: write a module option as MODULE.OPTION=VALUE")
+        value = value.strip()
+        out[key.strip()] = (int(value) if value.lstrip("-").isdigit() else
+                            [v.strip() for v in value.split(",") if v.strip()]
+                            if "," in value else value)
+    return out
 
 
 # ---------------------------------------------------------------------- help

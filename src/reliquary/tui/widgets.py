@@ -18,6 +18,7 @@ from textual.widget import Widget
 
 from ..engine import SIDES, Card, State
 from ..engine.geometry import FILES
+from ..engine.visibility import SPECTATOR, may_see, pending_secrets
 from ..web.text import names_of
 from .i18n import side, t
 
@@ -55,8 +56,10 @@ def cell_text(state: State, sq: int, width: int) -> tuple[str, str]:
     if piece is not None:
         letter = "H" if piece.hero else "M"
         letter = letter if piece.owner == 0 else letter.lower()
-        mark = ("+" if state.carried_relic(piece) >= 0 else "v" if piece.veiled
-                else "a" if piece.aegis else "x" if piece.harrowed else "")
+        # Marks: + carries a relic, x harrowed, then each condition's initial (v Veil,
+        # a Aegis, and any module's conditions), as many as the cell holds.
+        mark = ("+" if state.carried_relic(piece) >= 0 else "") + (
+            "x" if piece.harrowed else "") + "".join(c[0][:1] for c in piece.conds)
         text = f"{letter}{piece.hp}{mark}{relic}"
         return text[:width].center(width), PIECE_STYLES[piece.owner]
     if state.is_ruin(sq):
@@ -246,8 +249,9 @@ class CardsView(Widget):
 
 # ---------------------------------------------------------------------- status
 def status_text(state: State, lang: str, *, who: str, prompt: str, extra: str = "",
-                hidden: tuple[bool, bool] = (False, False)) -> Text:
-    """Whose turn and what they decide; the Vigil, round, factions, rites and pools."""
+                viewer: int | None = SPECTATOR) -> Text:
+    """Whose turn and what they decide; the Vigil, round, factions, rites and pools.
+    A faction chosen in secret shows only to a ``viewer`` who may see it (S3)."""
     out = Text(no_wrap=True, overflow="ellipsis")
     out.append(who, "bold")
     if prompt:
@@ -258,13 +262,14 @@ def status_text(state: State, lang: str, *, who: str, prompt: str, extra: str = 
     out.append(f"{t(lang, 'vigil')} {state.vigil}", "bold yellow")
     out.append(f" · {t(lang, 'round')} {state.rounds + 1}")
     names = names_of(state.content)
+    secrets = pending_secrets(state)
     for p in (0, 1):
         fid = state.factions[p]
         if fid:
             fname = names["factions"][fid][lang]
-        elif state.secret_faction[p] is not None:
-            fname = t(lang, "hidden") if hidden[p] else names["factions"][
-                state.secret_faction[p] or ""][lang]
+        elif p in secrets:
+            fname = (names["factions"][secrets[p]][lang] if may_see(state, viewer, p)
+                     else t(lang, "hidden"))
         else:
             fname = "—"
         rite = state.rites[p]
