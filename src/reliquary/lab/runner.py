@@ -26,7 +26,7 @@ from ..ai import evaluate, get_agent, sample_chance
 from ..content import default_content
 from ..engine import SIDES, Game, Option, Settings, State
 from .spec import GameJob, LabSpec
-from .store import Store
+from .store import Store, settings_columns
 
 Row = dict[str, Any]
 
@@ -177,7 +177,7 @@ def _row(job: GameJob, state: State, events: list[Any], rites: list[str | None],
         "run": job.run, "spec_hash": job.spec_hash, "game_id": job.game_id,
         "game_index": job.game_index, "rep": job.rep, "seed": job.chance_seed,
         "content": state.content.fingerprint,
-        **{name: value for name, value in state.settings.as_dict().items()},
+        **settings_columns(state.settings),
         "agent_key": a.display(), "agent_skull": b.display(),
         "agent_key_name": a.name, "agent_skull_name": b.name,
         "budget_key": _budget_text(a.budget()), "budget_skull": _budget_text(b.budget()),

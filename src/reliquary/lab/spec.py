@@ -235,9 +235,11 @@ class LabSpec:
         only where they differ from the default rules."""
         defaults = Settings().as_dict()
         parts = []
-        for k in defaults:
+        # the base settings, then the modules and their options (M-MOD-1) where some are on
+        keys = list(defaults) + sorted({k for s in self.settings_grid for k in s} - set(defaults))
+        for k in keys:
             values = sorted({json.dumps(s.get(k)) for s in self.settings_grid})
-            if k in ("size", "round_cap") or values != [json.dumps(defaults[k])]:
+            if k in ("size", "round_cap") or values != [json.dumps(defaults.get(k))]:
                 parts.append(f"{k}={'|'.join(v.strip(chr(34)) for v in values)}")
         agents = " vs ".join(a.display() for a in self.agents)
         return f"{agents}; {', '.join(parts)}"
@@ -274,6 +276,11 @@ def _settings_grid(problems: _Problems, raw: Any, content: Content | None,
     axes: list[list[tuple[str, Any]]] = []
     for name, value in raw.items():
         key = f"settings.{name}"
+        if name == "modules" or "." in name:  # M-MOD-1, M-MOD-2: checked as combinations
+            values = _module_values(problems, key, name, value)
+            if values:
+                axes.append([(name, v) for v in values])
+            continue
         if name not in SETTINGS_HELP:
             problems.add(key, _unknown("setting", name, list(SETTINGS_HELP)))
             continue
@@ -295,7 +302,60 @@ def _settings_grid(problems: _Problems, raw: Any, content: Content | None,
                 good = False
         if good:
             axes.append([(name, v) for v in values])
-    return [Settings.from_dict(dict(combo)).as_dict() for combo in itertools.product(*axes)]
+    grid: list[dict[str, Any]] = []
+    for combo in itertools.product(*axes):
+        cell = dict(combo)
+        on = cell.get("modules") or []
+        on = [on] if isinstance(on, str) else on
+        # a module's option counts only in the cells where the module is on
+        cell = {k: v for k, v in cell.items() if "." not in k or k.split(".")[0] in on}
+        try:
+            settings = Settings.from_dict(cell).as_dict()
+        except (ValueError, TypeError) as err:
+            problems.add("settings", str(err))
+            break
+        if settings not in grid:
+            grid.append(settings)
+    return grid
+
+
+def _module_values(problems: _Problems, key: str, name: str, value: Any) -> list[Any]:
+    """The values of ``modules`` or of a module option: a list of lists (or, for an
+    option that is not itself a list, a list of values) is a grid, anything else one
+    value. Unknown modules and options are named here; their combinations later."""
+    from ..engine.modules import get
+
+    if name == "modules":
+        subsets = value if isinstance(value, list) and value and all(
+            isinstance(v, list) for v in value) else [value]
+        good = []
+        for subset in subsets:
+            names = [subset] if isinstance(subset, str) else subset
+            if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+                problems.add(key, "must be a list of module names (a list of such lists "
+                                  "is a grid)")
+                continue
+            try:
+                for n in names:
+                    get(n)
+            except ValueError as err:
+                problems.add(key, str(err))
+                continue
+            good.append(names)
+        return good
+    module, _, option = name.partition(".")
+    try:
+        spec = get(module).options.get(option)
+    except ValueError as err:
+        problems.add(key, str(err))
+        return []
+    if spec is None:
+        problems.add(key, _unknown("option", name, [f"{module}.{o}"
+                                                    for o in get(module).options]))
+        return []
+    if isinstance(value, list) and (not spec.subset or all(isinstance(v, list) for v in value)):
+        return list(value)
+    return [value]
 
 
 #: Plain words for the validation errors a spec can raise, by error type.

@@ -64,9 +64,26 @@ def _settings_fields() -> list[pa.Field]:
     out = []
     for f in dataclasses.fields(Settings):
         default = f.default
-        kind = pa.string() if isinstance(default, str) else pa.int64()
+        # modules: "a+b" ("" for none); module_options: their JSON ("" for none)
+        kind = (pa.string() if isinstance(default, str) or f.name in MODULE_COLUMNS
+                else pa.int64())
         out.append(pa.field(f.name, kind))
     return out
+
+
+#: The columns of the rule modules (M-MOD-1, M-MOD-2), as text.
+MODULE_COLUMNS = ("modules", "module_options")
+
+
+def settings_columns(settings: Settings) -> dict[str, Any]:
+    """A game's settings as the store's columns: one per setting, the modules as one
+    text column and their options as one JSON column."""
+    row = {f.name: getattr(settings, f.name) for f in dataclasses.fields(Settings)
+           if f.name not in MODULE_COLUMNS}
+    row["modules"] = "+".join(settings.modules)
+    row["module_options"] = (json.dumps(dict(settings.module_options), sort_keys=True)
+                             if settings.module_options else "")
+    return row
 
 
 PLAY = pa.struct([("seat", pa.string()), ("card", pa.string()), ("mode", pa.string()),
