@@ -214,7 +214,9 @@ async def test_quick_start_in_spanish_as_skull_turns_the_board() -> None:
         assert await play_by_keys(app, pilot, "es", seed=2, stop=20) == 20
 
 
-async def test_quit_mid_game_writes_a_record_that_replays(tmp_path: Path) -> None:
+@pytest.mark.parametrize("quit_key", ["q", "ctrl+q"])
+async def test_quit_mid_game_writes_a_record_that_replays(tmp_path: Path,
+                                                          quit_key: str) -> None:
     path = tmp_path / "game.json"
     app = ReliquaryApp(default_content(), Setup(opponent="random", seed=4), quick=True,
                        record_path=path)
@@ -226,7 +228,7 @@ async def test_quit_mid_game_writes_a_record_that_replays(tmp_path: Path) -> Non
             await pilot.press("enter")
         await settle(pilot, screen)
         history = [e.token for e in screen.session.history]
-        await pilot.press("q")
+        await pilot.press(quit_key)
         await pilot.pause()
     record = json.loads(path.read_text(encoding="utf-8"))
     game = replay(record, default_content())

@@ -583,6 +583,12 @@ class ReliquaryApp(App[None]):
             form = localised(NewGameScreen, self.lang)(self.content, self.lang, self.setup)
             self.push_screen(form, chosen)
 
+    async def action_quit(self) -> None:
+        """Ctrl+Q quits as ``q`` does: the record written first (``--record``)."""
+        if self.game_screen is not None:
+            self.game_screen.write_record()
+        self.exit()
+
     def start(self, session: GameSession) -> None:
         self.game_screen = localised(GameScreen, self.lang)(session, self.lang, self.record_path)
         self.push_screen(self.game_screen)
