@@ -86,7 +86,7 @@ def _gap(mark: dict[str, Any], box: tuple[float, float, float, float]) -> float:
 
 
 @pytest.mark.parametrize(("paper", "bleed"), [("letter", 3.0), ("letter", 0.0),
-                                              ("a4", 3.0), ("a4", 0.0)])
+                                              ("letter", 1.0), ("a4", 3.0), ("a4", 0.0)])
 def test_cards_margins_and_crop_marks_stay_on_the_paper_and_clear_of_the_cards(
         content: Content, paper: str, bleed: float) -> None:
     b = bleed * MM
@@ -99,6 +99,11 @@ def test_cards_margins_and_crop_marks_stay_on_the_paper_and_clear_of_the_cards(
             for x0, top, x1, bottom in boxes:  # each card with its bleed, within the margin
                 assert x0 >= MARGIN - 0.01 and top >= MARGIN - 0.01
                 assert page.width - x1 >= MARGIN - 0.01 and page.height - bottom >= MARGIN - 0.01
+            if page.page_number == 1:  # a full page: the block of cards is centred
+                left, right = min(x[0] for x in boxes), page.width - max(x[2] for x in boxes)
+                top, bottom = min(x[1] for x in boxes), page.height - max(x[3] for x in boxes)
+                assert left == pytest.approx(right, abs=0.1 * MM)
+                assert top == pytest.approx(bottom, abs=0.1 * MM)
             for mark in marks:  # on the paper (Letter's 3 × 3 leaves them 1.9 mm of it)
                 assert mark["x0"] >= ON_PAPER and mark["top"] >= ON_PAPER
                 assert page.width - mark["x1"] >= ON_PAPER
