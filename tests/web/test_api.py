@@ -17,7 +17,8 @@ from reliquary.engine import Game, Settings
 from reliquary.web import create_app
 from reliquary.web.db import Store
 from reliquary.web.errors import WebError
-from reliquary.web.games import Manager, undo_count
+from reliquary.web.games import undo_count
+from reliquary.web.manager import Manager
 
 
 @pytest.fixture
@@ -400,7 +401,7 @@ def test_rules_page_is_rendered_from_the_specification(client: TestClient) -> No
 def test_a_thinking_ai_does_not_block_other_games(tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """The AI thinks in a worker thread: meanwhile other games answer at once."""
-    import reliquary.web.games as games_module
+    import reliquary.web.ai_driver as driver_module
 
     class SlowAgent:
         name = "slow"
@@ -409,7 +410,7 @@ def test_a_thinking_ai_does_not_block_other_games(tmp_path: Path,
             time.sleep(1.5)
             return state.legal_options()[0]
 
-    monkeypatch.setattr(games_module, "get_agent", lambda *_a, **_k: SlowAgent())
+    monkeypatch.setattr(driver_module, "get_agent", lambda *_a, **_k: SlowAgent())
     app = create_app(f"sqlite:///{tmp_path / 'slow.db'}", ai_delay=0)
     with TestClient(app) as client:
         ai_game = new_game(client, mode="ai", seat="skull")  # Key (the AI) often starts

@@ -12,7 +12,7 @@ from sqlalchemy import create_engine, text
 from reliquary import default_content
 from reliquary.engine import Game, Settings, position_to_dict
 from reliquary.web.db import StaleError, Store
-from reliquary.web.games import Manager
+from reliquary.web.manager import Manager
 from reliquary.web.text import LogContext, describe, note_before
 
 

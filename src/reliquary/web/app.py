@@ -42,9 +42,10 @@ from .clock import Clocks
 from .db import Store
 from .errors import WebError
 from .fast import FastDecide
-from .games import Manager, Session, new_session, settings_from, view_json
+from .games import Session, new_session, settings_from, view_json
 from .guard import CREATES, Guard, Limits, allowed_origins, client_key
 from .live import LiveHub, revision_probe
+from .manager import Manager
 from .pages import router as pages_router
 from .preview import router as preview_router
 from .print_routes import router as print_router
@@ -87,7 +88,7 @@ def create_app(db_url: str | None = None, ai_delay: float | None = None,
                       asyncio.create_task(expire_regularly(manager, limits.expire_after_s))]
         async with capacity.running():  # AI pool, live updates, clocks; quick stop
             yield
-        for task in [*background, *manager.drivers.values()]:
+        for task in [*background, *manager.driver.tasks.values()]:
             task.cancel()
 
     app = FastAPI(title="Reliquary", lifespan=lifespan, docs_url=None, redoc_url=None)
@@ -167,7 +168,7 @@ def create_app(db_url: str | None = None, ai_delay: float | None = None,
         seats = session.seats_of(t)
         if seats is None:
             raise WebError(403, "this token does not belong to this game")
-        manager.kick(game_id)  # an AI turn left over (another process, a failure) goes on
+        manager.driver.kick(game_id)  # an AI turn left over (another process, a failure) goes on
         return answer(manager, session, seats, t)
 
     @app.post("/api/games/{game_id}/decide",

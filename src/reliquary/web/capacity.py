@@ -28,9 +28,10 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from .ai_pool import AIPool, QueueFull
 from .clock import Clocks
 from .errors import WebError
-from .games import Manager, Session
+from .games import Session
 from .guard import Limits, RateLimiter, client_of
 from .live import GameGone, LiveHub
+from .manager import Manager
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -106,7 +107,7 @@ class Capacity:
         for task in (self._timer, self._warming, self._resuming):
             if task is not None:
                 task.cancel()
-        for task in list(self.manager.drivers.values()):
+        for task in list(self.manager.driver.tasks.values()):
             task.cancel()
         self.pool.shutdown()
         await self.hub.stop()
@@ -218,7 +219,7 @@ def install(app: FastAPI, capacity: Capacity) -> None:
         """Counters of this process: live WebSocket handlers, AI searches running and
         queued, AI decisions thought of here, games cached."""
         return {"ok": True, "pid": os.getpid(), "websockets": capacity.hub.handlers,
-                "ai": {**capacity.pool.stats(), "decisions": manager.ai_decisions},
+                "ai": {**capacity.pool.stats(), "decisions": manager.driver.decisions},
                 "games_cached": len(manager.sessions),
                 "notifications_received": capacity.hub.notifications_received}
 

@@ -22,7 +22,8 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .errors import WebError, encode_json
-from .games import Manager, view_json
+from .games import view_json
+from .manager import Manager
 from .schemas import Decide
 
 log = logging.getLogger(__name__)
