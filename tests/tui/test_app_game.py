@@ -16,6 +16,7 @@ from textual.pilot import Pilot
 from textual.widgets import OptionList, RichLog
 
 from reliquary import default_content
+from reliquary.content import game_names
 from reliquary.engine import Entry, Game, Play, Settings, State, format_option, replay
 from reliquary.tui import GameScreen, GameSession, ReliquaryApp, Setup
 from reliquary.tui.i18n import t
@@ -79,9 +80,14 @@ def check_options(screen: GameScreen, lang: str) -> None:
         assert prompts == []
         return
     expected = []
-    for option in state.decision().options:
+    d = state.decision()
+    names = game_names(state.content)
+    for option in d.options:
         if isinstance(option, Play):
             expected.append(f"{option.card} · {t(lang, option.mode)}")
+        elif d.kind in ("faction", "rite"):  # the id, then its name in the language
+            name = names[d.kind + "s"][str(option)][lang]
+            expected.append(f"{option} · {name}" if name != option else str(option))
         else:
             expected.append(format_option(state, option))
     assert prompts == expected

@@ -23,7 +23,7 @@ from textual.worker import get_current_worker
 
 from ..engine import MODES, Content, Option, Play
 from ..engine.visibility import hint_allowed, viewer_for
-from ..web.text import Line
+from ..web.text import Line, names_of
 from .i18n import prompt, side, t
 from .screens import (
     FileScreen,
@@ -187,7 +187,10 @@ class GameScreen(Screen[None]):
             options.clear_options()
             if d is not None and s.human_to_move():
                 modes: dict[str, str] = {m: t(self.lang, m) for m in MODES}
-                options.add_options([ListOption(describe_option(s.state, o, modes))
+                found = names_of(s.content)
+                names = {kind: {key: name[self.lang] for key, name in found[kind + "s"].items()}
+                         for kind in ("faction", "rite")}
+                options.add_options([ListOption(describe_option(s.state, o, modes, names))
                                      for o in d.options])
                 options.highlighted = 0
         self._draw_selection()

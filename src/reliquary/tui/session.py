@@ -354,11 +354,15 @@ class ReplaySession:
             self.go(earlier[-1] if earlier else 0)
 
 
-def describe_option(state: State, option: Option, modes: dict[str, str]) -> str:
-    """An option as the options list shows it: its token, a card with its mode's name."""
+def describe_option(state: State, option: Option, modes: dict[str, str],
+                    names: dict[str, dict[str, str]] | None = None) -> str:
+    """An option as the options list shows it: its token, a card with its mode's name, a
+    faction or rite with its name in the language (``names``: id -> name)."""
     if isinstance(option, Play):
         return f"{option.card} · {modes.get(option.mode, option.mode)}"
-    return format_option(state, option)
+    token = format_option(state, option)
+    named = (names or {}).get(state.decision().kind, {}).get(token)
+    return f"{token} · {named}" if named and named != token else token
 
 
 __all__ = ["CHANCE", "HUMAN", "GameSession", "ReplaySession", "Setup", "describe_option",
