@@ -164,6 +164,20 @@ class Hooks:
         """A piece was killed (after RL3's drop; not called when a Hero's death ended the
         game)."""
 
+    def action_names(self) -> list[str]:
+        """Every name this module's decisions and INTERACT actions may offer as an
+        option, for fixed action spaces (the environments)."""
+        return []
+
+    def observation_names(self) -> list[str]:
+        """The names of the numbers :meth:`observation` gives (scalar planes)."""
+        return []
+
+    def observation(self, s: State, player: int) -> dict[str, float]:
+        """What ``player`` sees of the module's state, as numbers in [0, 1] by name
+        (:meth:`observation_names`), for the environments' observation planes."""
+        return {}
+
     def interact_actions(self, s: State, player: int) -> list[str]:
         """M-MOD-3: the module's INTERACT actions that ``player`` can complete now."""
         return []

@@ -252,8 +252,11 @@ DECISION_KINDS: dict[str, str] = {
     "regroup": "the back-row square for the regrouped Minion (T4)",
     "rite_effect": "where the rite acts (§9)",
     "lantern_step": "the carrier's end-of-turn step, or pass (Lantern Bearers passive)",
-    "interact": "the module action to take with INTERACT (M-MOD-3)",
 }
+#: The decision kind of the INTERACT mode (M-MOD-3), asked only where modules offer
+#: actions (not one of the base game's kinds).
+INTERACT_DECISION: dict[str, str] = {
+    "interact": "the module action to take with INTERACT (M-MOD-3)"}
 
 
 @dataclass(frozen=True)

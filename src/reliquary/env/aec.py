@@ -102,8 +102,8 @@ class ReliquaryAECEnv(AECEnv):  # type: ignore[misc]
         self.quick_setup = quick_setup
         self.render_mode = render_mode
         size = self.settings.size
-        self.actions = ActionSpace(self.content, size)
-        self.observer = Observer(self.content, size, layout)
+        self.actions = ActionSpace(self.content, size, self.settings)
+        self.observer = Observer(self.content, size, layout, self.settings)
         self.possible_agents = list(SIDES)
         self.agents = self.possible_agents[:]
         obs_space = spaces.Dict({

@@ -55,8 +55,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..engine import DECISION_KINDS, MODES, PASS, Content, Option, Play, State, Step
+from ..engine import DECISION_KINDS, MODES, PASS, Content, Option, Play, Settings, State, Step
 from ..engine.geometry import DIRECTIONS
+from ..engine.hooks import BASE_CONDITIONS, Rulebook
+from ..engine.types import INTERACT
 from ..engine.visibility import observation_state, pending_secrets
 
 #: Planes that vary over the board, in order.
@@ -110,7 +112,7 @@ class ActionSpace:
     True
     """
 
-    def __init__(self, content: Content, size: int) -> None:
+    def __init__(self, content: Content, size: int, settings: Settings | None = None) -> None:
         self.content = content
         self.board_side = size
         self.area = area = size * size
@@ -123,8 +125,19 @@ class ActionSpace:
         self.pass_action = self.play_start + len(self.cards) * len(MODES)
         self.faction_start = self.pass_action + 1
         self.rite_start = self.faction_start + len(self.factions)
+        # With rule modules (docs/modules.md): an INTERACT play per card and the names
+        # their decisions offer, after the base ranges (a base-game space is unchanged).
+        self.interact_start = self.rite_start + len(self.rites)
+        self.names: tuple[str, ...] = ()
+        interact = 0
+        if settings is not None and settings.modules:
+            rules = Rulebook.of(content, settings)
+            interact = len(self.cards) if rules.interact else 0
+            self.names = tuple(dict.fromkeys(n for h in rules.hooks for n in h.action_names()))
+        self.name_start = self.interact_start + interact
         #: The number of actions.
-        self.size = self.rite_start + len(self.rites)
+        self.size = self.name_start + len(self.names)
+        self._name_index = {n: i for i, n in enumerate(self.names)}
         self._card_index = {c: i for i, c in enumerate(self.cards)}
         self._faction_index = {f: i for i, f in enumerate(self.factions)}
         self._rite_index = {r: i for i, r in enumerate(self.rites)}
@@ -138,7 +151,9 @@ class ActionSpace:
                 "play": (self.play_start, self.pass_action),
                 "pass": (self.pass_action, self.faction_start),
                 "faction": (self.faction_start, self.rite_start),
-                "rite": (self.rite_start, self.size)}
+                "rite": (self.rite_start, self.interact_start),
+                "interact": (self.interact_start, self.name_start),
+                "module_name": (self.name_start, self.size)}
 
     def encode(self, option: Option, player: int) -> int:
         """The action of a player's option (``player`` is who takes the decision)."""
@@ -147,6 +162,9 @@ class ActionSpace:
             return self.pass_action
         if isinstance(option, Play):
             card = self._card_index.get(option.card)
+            if card is not None and option.mode == INTERACT and self.name_start > \
+                    self.interact_start:
+                return self.interact_start + card
             if card is None or option.mode not in MODES:
                 raise ValueError(f"{option!r} is not a play of this content's cards")
             return self.play_start + card * len(MODES) + MODES.index(option.mode)
@@ -165,7 +183,10 @@ class ActionSpace:
                 return self.faction_start + self._faction_index[option]
             if option in self._rite_index:
                 return self.rite_start + self._rite_index[option]
-            raise ValueError(f"{option!r} is neither a faction nor a rite of this content")
+            if option in self._name_index:
+                return self.name_start + self._name_index[option]
+            raise ValueError(f"{option!r} is neither a faction nor a rite of this content, "
+                             "nor a name a module of these settings offers")
         if isinstance(option, int) and not isinstance(option, bool) and 0 <= option < area:
             return _turned(option, area, player)
         raise ValueError(f"{option!r} is not a player's option on a side-{self.board_side} "
@@ -200,7 +221,11 @@ class ActionSpace:
             return PASS
         if action < self.rite_start:
             return self.factions[action - self.faction_start]
-        return self.rites[action - self.rite_start]
+        if action < self.interact_start:
+            return self.rites[action - self.rite_start]
+        if action < self.name_start:
+            return Play(self.cards[action - self.interact_start], INTERACT)
+        return self.names[action - self.name_start]
 
     def legal_actions(self, state: State) -> list[int]:
         """The sorted actions of the current decision's options (empty at chance or the end)."""
@@ -228,7 +253,8 @@ class Observer:
     8
     """
 
-    def __init__(self, content: Content, size: int, layout: str = "channels_first") -> None:
+    def __init__(self, content: Content, size: int, layout: str = "channels_first",
+                 settings: Settings | None = None) -> None:
         if layout not in LAYOUTS:
             raise ValueError(f"layout must be one of {', '.join(LAYOUTS)}, not {layout!r}")
         self.layout = layout
@@ -246,6 +272,20 @@ class Observer:
         for prefix in ("faction_own", "faction_enemy"):
             names.extend(f"{prefix}:{f}" for f in self.factions)
         names.extend(f"decision:{k}" for k in self.kinds)
+        # With rule modules: their conditions (a board plane each: the value / 3, or 1),
+        # their decision kinds and what each shows of its own state, after the base
+        # planes (a base-game observation is unchanged).
+        self._rules = Rulebook.of(content, settings) if settings is not None and \
+            settings.modules else None
+        self._conditions: tuple[str, ...] = ()
+        if self._rules is not None:
+            self._conditions = tuple(c for c in self._rules.conditions
+                                     if c not in BASE_CONDITIONS)
+            names.extend(f"condition:{c}" for c in self._conditions)
+            if self._rules.interact:
+                names.append("decision:interact")
+            names.extend(f"decision:{k}" for k in self._rules.decisions)
+            names.extend(n for h in self._rules.hooks for n in h.observation_names())
         self._names = tuple(names)
         self._index = {name: i for i, name in enumerate(names)}
         #: The planes written in the engine's order (channels last), then laid out.
@@ -299,6 +339,10 @@ class Observer:
             cell[idx["veiled"]] = piece.veiled
             cell[idx["aegis"]] = piece.aegis
             cell[idx["stepped"]] = piece.stepped
+            if self._conditions and piece.conds:
+                for c in piece.conds:
+                    if c[0] in self._conditions:
+                        cell[idx["condition:" + c[0]]] = min(c[1] / 3, 1.0) if c[1] else 1.0
         ruins = state.ruins
         while ruins:
             low = ruins & -ruins
@@ -361,6 +405,9 @@ class Observer:
         own_faction = state.factions[player] or state.secret_faction[player]
         if own_faction:
             scalars["faction_own:" + own_faction] = 1.0
+        if self._rules is not None:
+            for h in self._rules.hooks:
+                scalars.update(h.observation(state, player))
         if state.factions[enemy]:
             scalars["faction_enemy:" + str(state.factions[enemy])] = 1.0
         for name, value in scalars.items():

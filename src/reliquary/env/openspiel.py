@@ -57,7 +57,7 @@ _DEFAULTS: dict[str, Any] = {"size": 8, "los": "geometric", "first_turn": "no_da
                              "round_cap": 100, "regroup_limit": -1, "vigil_reset": "any",
                              "vigil_start": 6, "killed_minions": "pool",
                              "key_faction": "", "skull_faction": "",
-                             "layout": "channels_first"}
+                             "layout": "channels_first", "modules": ""}
 
 # Chance action ranges: a faction pair, a dealt card, a die face.
 _CH_PAIR, _CH_DEAL = 0, len(_PAIRS)
@@ -66,6 +66,12 @@ _MAX_CHANCE = _CH_ROLL + 6
 
 
 def _settings(params: dict[str, Any]) -> Settings:
+    if str(params.get("modules", "")):
+        # Its action and chance ranges are fixed when the game is registered; a module's
+        # decisions and chance kinds would need ranges of their own (docs/modules.md).
+        raise ValueError("python_reliquary does not take rule modules yet (parameter "
+                         f"modules={params['modules']!r}); the PettingZoo and Gymnasium "
+                         "environments do")
     size = int(params["size"])
     if not 8 <= size <= _MAX_SIZE:
         raise ValueError(f"size must be 8 to {_MAX_SIZE}, not {size}")

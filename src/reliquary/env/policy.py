@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from .. import default_content
-from ..engine import SETUP_KINDS, Content, Option, State, format_option
+from ..engine import SETUP_KINDS, Content, Option, Settings, State, format_option
 from .encoding import LAYOUTS, ActionSpace, Observer
 
 Policy = Callable[[np.ndarray, np.ndarray], int]
@@ -54,13 +54,14 @@ class PolicyAgent:
         if layout not in LAYOUTS:
             raise ValueError(f"layout must be one of {', '.join(LAYOUTS)}, not {layout!r}")
         self.layout = layout
-        self._codecs: dict[int, tuple[ActionSpace, Observer]] = {}
+        self._codecs: dict[Settings, tuple[ActionSpace, Observer]] = {}
 
-    def _codec(self, size: int) -> tuple[ActionSpace, Observer]:
-        if size not in self._codecs:
-            self._codecs[size] = (ActionSpace(self.content, size),
-                                  Observer(self.content, size, self.layout))
-        return self._codecs[size]
+    def _codec(self, settings: Settings) -> tuple[ActionSpace, Observer]:
+        if settings not in self._codecs:
+            size = settings.size
+            self._codecs[settings] = (ActionSpace(self.content, size, settings),
+                                      Observer(self.content, size, self.layout, settings))
+        return self._codecs[settings]
 
     def choose(self, state: State) -> Option:
         if state.is_chance or state.is_terminal:
@@ -68,7 +69,7 @@ class PolicyAgent:
         if self.setup == "heuristic" and state.decision().kind in SETUP_KINDS:
             from ..ai.planning import setup_choice
             return setup_choice(state, self.rng)
-        actions, observer = self._codec(state.geometry.size)
+        actions, observer = self._codec(state.settings)
         player = state.current_player
         action = int(self.policy(observer.encode(state, player), actions.mask(state)))
         option = actions.decode(action, player)

@@ -70,8 +70,8 @@ class ReliquaryGymEnv(gymnasium.Env):
         self.illegal_action = illegal_action
         self.render_mode = render_mode
         size = self.settings.size
-        self.actions = ActionSpace(self.content, size)
-        self.observer = Observer(self.content, size, layout)
+        self.actions = ActionSpace(self.content, size, self.settings)
+        self.observer = Observer(self.content, size, layout, self.settings)
         self.observation_space = spaces.Dict({
             "observation": spaces.Box(0.0, 1.0, self.observer.shape, np.float32),
             "action_mask": spaces.Box(0, 1, (self.actions.size,), np.int8),
