@@ -56,7 +56,7 @@ export function hintHTML(hint, step, playName) {
     const other = (hint.alternatives || []).filter(a => !a.option.endsWith(":rite"))
       .sort((a, b) => b.value - a.value)[0];
     why = `<small class="hint-why" id="hint-why">${esc(t("hint_rite"))}${other
-      ? ` ${esc(t("hint_rite_vs"))} ${esc(playName(other.option))} (${other.value >= 0 ? "+" : "−"}${Math.abs(other.value).toFixed(2)})` : ""}.</small>`;
+      ? `${esc(t("hint_rite_vs"))} ${esc(playName(other.option))} (${other.value >= 0 ? "+" : "−"}${Math.abs(other.value).toFixed(2)})` : ""}.</small>`;
   }
   const stepper = turns.length > 1 ? `<span class="hint-steps"><button type="button" class="small" id="hint-prev" ${at === 0 ? "disabled" : ""} aria-label="${esc(t("prev"))}">◀</button>
     <span id="hint-at">${esc(t("hint_line"))} ${at + 1}/${turns.length}</span>
