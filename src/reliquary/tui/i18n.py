@@ -69,7 +69,7 @@ OWN: dict[str, dict[str, str]] = {
         "no_decision": "Nada que decidir.", "thinking": "pensando", "your_move": "te toca",
         "over": "Fin de la partida", "round": "Ronda", "preview": "Vista previa",
         "k_undo": "Deshacer", "k_hint": "Pista", "k_help": "Ayuda", "k_quit": "Salir",
-        "k_choose": "Elegir", "k_next": "Opción", "k_new": "Nueva partida",
+        "k_choose": "Elegir", "k_next": "Otra", "k_new": "Nueva partida",
         "k_save": "Guardar", "k_open": "Abrir", "k_rules": "Reglas", "k_close": "Cerrar",
         "k_step": "Paso", "k_turn": "Turno", "k_end": "Final", "k_start": "Inicio",
         "undo_refused": "Nada que deshacer (nunca antes de una tirada o un reparto).",

@@ -37,6 +37,7 @@ from ..engine import (
 )
 from ..web.games import undo_count
 from ..web.text import Line, LogContext, describe, note_before, result_text
+from .i18n import t
 
 HUMAN = "human"
 #: Seconds a hint may think (as the web's default).
@@ -169,7 +170,11 @@ class GameSession:
             return None
         line = result_text({"winner": None if r.winner is None else SIDES[r.winner],
                             "reason": r.reason, "scores": r.scores})
-        return None if line is None else line[lang]
+        if line is None:
+            return None
+        if r.reason == "vigil" and r.detail:  # how the Vigil's tie-break (V2) decided it
+            return f"{line[lang]} ({t(lang, 'tiebreak')}: {r.detail})"
+        return line[lang]
 
     # ------------------------------------------------------------------ playing
     def apply(self, option: Option) -> Entry:
