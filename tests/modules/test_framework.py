@@ -502,3 +502,29 @@ def test_random_games_under_module_subsets_round_trip_and_end(content: Content,
         assert again.key() == s.key()
         assert again.legal_options() == s.legal_options()
     assert state.result is not None
+
+
+def test_mmod4_r2_a_round_condition_ends_with_the_round_even_without_hooks(
+        content: Content) -> None:
+    from reliquary.engine.hooks import AT_ROUND_END, NO_MOVE, ConditionDef
+
+    class Dazed(Hooks):
+        def conditions(self) -> list[ConditionDef]:
+            return [ConditionDef("dazed", NO_MOVE, AT_ROUND_END)]
+
+    register(Module(name="dazed", title="Dazed", rules="TEST", summary="a round's ban",
+                    hooks=lambda c, s: Dazed()))
+    try:
+        state = Builder(content, 8, factions=("pyre-choir", "pyre-choir"),
+                        modules=("dazed",)) \
+            .hero(0, "d1").hero(1, "e8").relic(0, "c3").relic(1, "f6").build()
+        hero = state.hero(1)
+        assert hero is not None
+        state.add_condition(hero, "dazed")
+        assert hero.bans & NO_MOVE
+        rounds = state.rounds
+        while state.rounds == rounds and state.result is None:
+            state.apply(state.legal_options()[-1])
+        assert not hero.has("dazed") and not hero.bans & NO_MOVE
+    finally:
+        unregister("dazed")

@@ -237,8 +237,11 @@ class Rulebook:
         self.interact = tuple(h for h in hooks if _overrides(h, "interact_actions"))
         #: Whether any hook changes the hit (M-MOD-9): then the hit is worked out in full.
         self.shapes_hits = bool(self.hit_bonus or self.reduction or self.after_hit)
-        #: Whether the turn or round end has module steps (M-MOD-4).
+        #: Whether the turn or round end has module steps (M-MOD-4): the round's when a
+        #: hook acts there or a condition ends there (R2).
         self.turn_steps = bool(self.turn_end or self.after_relic_home)
+        self.round_steps = bool(self.round_end) or any(
+            c.ends == AT_ROUND_END for c in self.conditions.values())
         #: The module names whose state a game keeps, and how to make it.
         self.stateful = tuple((name, h) for name, h in zip(settings.modules, hooks, strict=True)
                               if h.new_state() is not None)

@@ -1314,7 +1314,7 @@ class State:
             p.stepped = False
         self.turns_taken[player] += 1
         if player != self.first:
-            if self._rules.round_end:  # R1–R2 may ask for decisions (M-MOD-4, M-MOD-7)
+            if self._rules.round_steps:  # R1–R2 may ask for decisions (M-MOD-4, M-MOD-7)
                 self.stack = [("next_turn", 1 - player), _ROUND_CLOSE]
                 for h in self._rules.round_end:
                     h.round_end(self)
