@@ -36,7 +36,9 @@ export function cardElement(meta, card, {rotated = false, factionId = null, extr
   el.dataset.card = card.id;
   const sealName = card.seal === "key" ? t("key_seal") : t("skull_seal");
   const attack = attackText(meta, card, factionId);
-  el.title = `${card.id} — ${sealName}${card.escort ? " — " + t("escort") : ""}\n${attack}`;
+  // the whole card in words for a screen reader (the page shows it in full on demand,
+  // so no tooltip doubles it)
+  el.setAttribute("aria-description", `${sealName}${card.escort ? " — " + t("escort") : ""}. ${attack}`);
   el.innerHTML = `<span class="card-head"><span class="card-name">${esc(card.id)}</span>
     <span class="seal" title="${esc(sealName)}" aria-label="${esc(sealName)}">${card.seal === "key" ? "⚷" : "☠"}</span></span>
     ${diagram(card, rotated)}
@@ -102,7 +104,7 @@ export function bindZoom(root) {
     });
     card.addEventListener("pointerleave", ev => { if (ev.pointerType === "mouse") hideZoom(); });
     card.addEventListener("pointerdown", ev => {
-      if (ev.pointerType === "mouse") return;
+      if (ev.pointerType === "mouse") { hideZoom(); return; }  // a click chooses: out of its way
       clearTimeout(pressTimer);
       pressTimer = setTimeout(() => { pressTimer = "fired"; showZoom(card, true); }, 450);
     });
