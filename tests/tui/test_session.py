@@ -196,3 +196,19 @@ def test_replay_steps_by_decision_and_by_turn() -> None:
     assert r.index == 0
     r.go(10_000)
     assert r.index == r.total
+
+
+def test_the_preview_of_a_card_shows_its_pieces_and_where_they_may_go() -> None:
+    session = random_session(seed=2)
+    state = session.state
+    move = next(o for o in state.decision().options
+                if isinstance(o, Play) and o.mode == "move")
+    squares, _ = session.preview(move)
+    after = state.clone()
+    after.apply(move)
+    movers = set(after.decision().options)
+    assert movers and movers <= squares
+    mover = sorted(movers)[0]
+    after.apply(mover)
+    assert set(after.decision().options) <= squares  # its destinations
+    assert all(state.piece_at(sq) is None or sq in movers for sq in squares)

@@ -159,6 +159,8 @@ class GameSession:
         squares = set(option_squares(self.state, option))
         squares |= {sq for ev in events for key in ("square", "to")
                     if isinstance(sq := ev.data.get(key), int) and sq >= 0}
+        if isinstance(option, Play):  # where the card's pieces could go (or strike)
+            squares |= _reach(state, d.player, depth=2)
         lines = describe(ctx, Entry(d.kind, d.player, option, token, events))
         if d.kind == "faction":  # S3: the choice stays secret, the preview says nothing of it
             lines = []
@@ -282,6 +284,23 @@ class GameSession:
         session.ctx = LogContext(content, state.geometry)
         session.play_chance()
         return session
+
+
+def _reach(state: State, player: int, depth: int) -> set[int]:
+    """The squares ``player``'s next decisions offer, ``depth`` decisions deep (the
+    pieces a card moves, then where each may go), read from clones."""
+    if depth == 0 or state.is_terminal or state.current_player != player:
+        return set()
+    found: set[int] = set()
+    for option in state.legal_options():
+        squares = option_squares(state, option)
+        if not squares:
+            continue
+        found.update(squares)
+        after = state.clone()
+        after.apply(option)
+        found |= _reach(after, player, depth - 1)
+    return found
 
 
 def _with_settings(setup: Setup, settings: Settings) -> Setup:
