@@ -133,6 +133,7 @@ def test_a_loss_on_time_comes_at_the_deadline(client: TestClient, fake: FakeTime
     view = game.view()
     assert view["result"] is not None and view["result"]["reason"] == "timeout"
     assert view["result"]["winner"] != running
+    assert view["result"]["tiebreak"] is None  # a tie-break is for Vigil endings only
     assert view["clock"]["running"] is None and view["clock"]["remaining"][running] == 0
 
 
