@@ -523,3 +523,30 @@ def test_hint_is_drawn_on_the_board_and_stepped_through(live: Server, pages: Pag
         assert page.locator("#board .arrow-hint").count() >= before
     page.click("#hint-close")
     assert page.locator("#board .arrow-hint").count() == 0
+
+
+# ---------------------------------------------------------------------- the start page
+def test_start_page_shows_the_game_and_my_games_says_won_or_lost(live: Server,
+                                                                 pages: Pages) -> None:
+    page = pages.new(390, 844)
+    page.goto(live.url)
+    page.evaluate("localStorage.setItem('lang', 'es')")
+    game = new_game(live, mode="ai", level="easy", seat="key")
+    page.goto(live.url + game["links"]["self"])  # the page remembers its seat link
+    wait_mine(page)
+    page.click("#resign")
+    page.click("#resign-yes")
+    page.wait_for_selector("#result")
+    page.goto(live.url)
+    page.wait_for_selector("#pitch")
+    assert "Reliquia" in page.inner_text("#pitch")
+    assert page.locator("#pitch svg .piece").count() >= 2
+    # the header keeps "New game" on a phone, inside the screen
+    for link in page.locator("header.top nav a, header.top .lang").all():
+        box = link.bounding_box()
+        assert link.is_visible() and box is not None and box["x"] + box["width"] <= 390
+    assert "Nueva partida" in page.inner_text("header.top")
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= 390
+    entry = page.locator(f"#my-games li[data-game='{game['id']}']")
+    assert entry.get_attribute("data-outcome") == "lost"
+    assert "Perdida" in entry.inner_text() and "fácil" in entry.inner_text()

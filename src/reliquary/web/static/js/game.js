@@ -366,7 +366,10 @@ function render(v, entries) {
   if (d && d.mine && d.kind === "play" && S.ui.selectedCard) loadPreview(v);
   if (S.ui.keyboard) focusFirst();
   updateTitle(!!(d && d.mine));
-  if (v.seats.length) updateStored(v.id, {over: !!v.result});
+  if (v.seats.length) {  // "My games": how it ended, and the AI's level
+    updateStored(v.id, {over: !!v.result, winner: v.result ? v.result.winner : null,
+      level: v.ai ? v.ai.level : null});
+  }
   maybeStartTour(v);
 }
 

@@ -59,6 +59,9 @@ const STRINGS = {
     pace: "Opponent's turn, step by step", pace_fast: "fast", pace_normal: "normal", pace_slow: "slow",
     zoom_help: "Hover a card, press Z, or long-press it to read it in full.",
     deploy_count: "Piece {n} (Minions first, Hero last)",
+    pitch: "A duel of movement cards on a small board: steal the enemy relic and bring it home, or kill the enemy Hero.",
+    pitch_more: "Each card you play passes to your opponent. Play the AI, a friend on one screen, or online by link.",
+    won: "Won", lost: "Lost", draw: "Draw", side_won: "{w} won", in_progress: "in progress",
   },
   es: {
     new_game: "Nueva partida", rules: "Cómo se juega", spec: "Especificación de reglas", quick: "Partida rápida contra la IA",
@@ -119,6 +122,9 @@ const STRINGS = {
     pace: "Turno del rival, paso a paso", pace_fast: "rápido", pace_normal: "normal", pace_slow: "lento",
     zoom_help: "Pasa el ratón sobre una carta, pulsa Z o mantenla pulsada para leerla entera.",
     deploy_count: "Pieza {n} (primero los Esbirros, el Héroe al final)",
+    pitch: "Un duelo de cartas de movimiento en un tablero pequeño: roba la Reliquia enemiga y llévala a casa, o abate al Héroe enemigo.",
+    pitch_more: "Cada carta que juegas pasa a tu rival. Juega contra la IA, con un amigo en una pantalla, o en línea con un enlace.",
+    won: "Ganada", lost: "Perdida", draw: "Tablas", side_won: "Ganó {w}", in_progress: "en curso",
   },
 };
 

@@ -4,6 +4,7 @@ import {api} from "./net.js";
 import {esc, t, sideName, factionName, levelName, errorText, recordDetail} from "./i18n.js";
 import {myGames, remember, forget} from "./store.js";
 import {flash} from "./ui.js";
+import {pieceShape} from "./board.js";
 
 const CLOCKS = [[0, 0], [60, 2], [300, 3], [600, 5], [1800, 10]];
 let lobbyTimer = null;
@@ -14,12 +15,32 @@ function clockLabel(clock) {
   return `${min > 0 ? min + " min" : clock.initial_s + " s"} + ${clock.increment_s} s`;
 }
 
+// The game at a glance: a corner of a board with a Hero, a Minion, the enemy relic and
+// a Ruin (drawn with the board's own shapes).
+function pitchBoard() {
+  const cells = [];
+  for (let y = 0; y < 3; y++) for (let x = 0; x < 4; x++) {
+    cells.push(`<rect class="sq ${(x + y) % 2 ? "light" : "dark"}" x="${x * 60}" y="${y * 60}" width="60" height="60"/>`);
+  }
+  const hero = pieceShape({id: 0, owner: "key", kind: "hero", hp: 4, max_hp: 4, square: ""}, 90, 150);
+  const minion = pieceShape({id: 1, owner: "skull", kind: "minion", hp: 1, max_hp: 1, square: ""}, 210, 30);
+  return `<svg class="board pitch-board" viewBox="0 0 240 180" role="img" aria-label="Reliquary">${cells.join("")}
+    <g class="ruin"><rect x="184" y="124" width="52" height="52" rx="4"/></g>
+    <g class="relic relic-skull"><path d="M150 76 L162 90 L150 104 L138 90 Z"/></g>
+    <line class="arrow arrow-move" x1="90" y1="150" x2="132" y2="100" marker-end="url(#pitch-head)"/>
+    <defs><marker id="pitch-head" viewBox="0 0 10 10" refX="7" refY="5" markerWidth="5" markerHeight="5" orient="auto"><path d="M0 0 L10 5 L0 10 z" class="arrowhead"/></marker></defs>
+    ${hero}${minion}</svg>`;
+}
+
 export function renderHome(app, meta, go) {
   const levels = meta.levels.map(l => `<option value="${esc(l)}">${esc(levelName(l))}</option>`).join("");
   const sizes = meta.sizes.map(s => `<option value="${s}">${s}×${s}</option>`).join("");
   const factions = meta.factions.map(f => `<option value="${esc(f.id)}">${esc(factionName(meta, f.id))}</option>`).join("");
   const clocks = CLOCKS.map(([i, inc]) => `<option value="${i}:${inc}">${esc(i ? clockLabel({initial_s: i, increment_s: inc}) : t("no_clock"))}</option>`).join("");
   app.innerHTML = `
+    <section class="pitch panel" id="pitch">${pitchBoard()}
+      <div><h1>Reliquary</h1><p class="pitch-line">${esc(t("pitch"))}</p><p class="muted">${esc(t("pitch_more"))}</p></div>
+    </section>
     <section class="home">
       <div class="quick panel">
         <button id="quick-ai" class="big">${esc(t("quick"))}</button>
@@ -117,13 +138,30 @@ function renderMyGames() {
   const box = document.getElementById("my-games");
   const list = myGames();
   if (!list.length) { box.innerHTML = `<li class="muted">${esc(t("no_mine"))}</li>`; return; }
-  box.innerHTML = list.map(g => `<li data-game="${esc(g.id)}">
-    <a class="resume" href="${esc(g.link)}">${esc(t(g.mode || "ai"))} · ${esc(sideName(g.seat || "key"))} · ${esc(new Date(g.saved).toLocaleString())}${g.over ? " · " + esc(t("result")) : ""}</a>
+  box.innerHTML = list.map(g => `<li data-game="${esc(g.id)}" data-outcome="${esc(outcome(g))}">
+    <a class="resume" href="${esc(g.link)}">${esc(t(g.mode || "ai"))}${g.level ? ` (${esc(levelName(g.level))})` : ""} · ${esc(sideName(g.seat || "key"))} · ${esc(new Date(g.saved).toLocaleString())}
+      · <b class="outcome outcome-${esc(outcome(g))}">${esc(outcomeText(g))}</b></a>
     <button type="button" class="forget small" data-forget="${esc(g.id)}">${esc(t("forget"))}</button></li>`).join("");
   box.querySelectorAll("[data-forget]").forEach(b => b.addEventListener("click", () => {
     forget(b.dataset.forget);
     renderMyGames();
   }));
+}
+
+// How a game of "My games" ended for this browser's seat: won, lost, a draw, or (a
+// hot-seat game, both seats here) who won; "playing" while it goes on.
+function outcome(g) {
+  if (!g.over) return "playing";
+  if (g.winner === null || g.winner === undefined) return g.winner === null ? "draw" : "over";
+  if (g.mode === "hotseat" || !["key", "skull"].includes(g.seat)) return "side";
+  return g.winner === g.seat ? "won" : "lost";
+}
+function outcomeText(g) {
+  const kind = outcome(g);
+  if (kind === "playing") return t("in_progress");
+  if (kind === "side") return t("side_won").replace("{w}", sideName(g.winner));
+  if (kind === "over") return t("game_over");
+  return t(kind);
 }
 
 async function loadLobby(go) {
