@@ -241,7 +241,7 @@ def test_a_replay_is_read_off_the_event_loop(client: TestClient,
         return replaying(*args)
 
     monkeypatch.setattr(web_games, "new_session", slow_replay)
-    monkeypatch.setattr("reliquary.web.app.new_session", slow_replay)
+    monkeypatch.setattr("reliquary.web.routes.new_session", slow_replay)
     answers: dict[str, float] = {}
 
     def replay() -> None:

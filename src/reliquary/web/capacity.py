@@ -20,10 +20,8 @@ import time
 from collections.abc import AsyncIterator, Awaitable
 from typing import Any, TypeVar
 
-from fastapi import FastAPI, Request, WebSocket
-from fastapi.responses import JSONResponse, Response
-from sqlalchemy.exc import OperationalError
-from sqlalchemy.exc import TimeoutError as PoolTimeout
+from fastapi import APIRouter, Request, WebSocket
+from fastapi.responses import Response
 
 from .ai_pool import AIPool, QueueFull
 from .clock import Clocks
@@ -190,22 +188,13 @@ class Capacity:
             self.hinting.discard(game_id)
 
 
-def install(app: FastAPI, capacity: Capacity) -> None:
-    """Add the capacity routes and error mapping to ``app``; the lifespan must run
-    ``capacity.running()``."""
+def routes(capacity: Capacity) -> APIRouter:
+    """The hint, the health counters and the live WebSocket of a game; the lifespan
+    must run ``capacity.running()``."""
+    router = APIRouter()
     manager = capacity.manager
 
-    async def database_busy(_request: Request, err: Exception) -> JSONResponse:
-        # A locked SQLite file past its busy timeout, a lost PostgreSQL connection:
-        # the request did nothing; say so and let the client retry.
-        log.warning("database error: %s", err)
-        return JSONResponse({"error": "the database is busy; try again in a moment",
-                             "code": "busy"}, status_code=503, headers={"Retry-After": "1"})
-
-    app.add_exception_handler(OperationalError, database_busy)
-    app.add_exception_handler(PoolTimeout, database_busy)
-
-    @app.get("/api/games/{game_id}/hint", responses=HINT_RESPONSES)
+    @router.get("/api/games/{game_id}/hint", responses=HINT_RESPONSES)
     async def hint(request: Request, game_id: str, t: str | None = None) -> Any:
         """The best option for the human of a game against the AI, on their turn:
         ``{best, value (in [-1, 1] for the asker), pv, alternatives}``, searched in the
@@ -214,7 +203,7 @@ def install(app: FastAPI, capacity: Capacity) -> None:
         answer = await until_gone(request, capacity.hint(game_id, t, client_of(request.scope)))
         return Response(status_code=204) if answer is None else answer
 
-    @app.get("/api/health")
+    @router.get("/api/health")
     async def health() -> dict[str, Any]:
         """Counters of this process: live WebSocket handlers, AI searches running and
         queued, AI decisions thought of here, games cached."""
@@ -222,6 +211,13 @@ def install(app: FastAPI, capacity: Capacity) -> None:
                 "ai": {**capacity.pool.stats(), "decisions": manager.driver.decisions},
                 "games_cached": len(manager.sessions),
                 "notifications_received": capacity.hub.notifications_received}
+
+    @router.websocket("/api/games/{game_id}/ws")
+    async def live(socket: WebSocket, game_id: str) -> None:
+        # Ends when the client goes away, idles, or the server stops (reliquary.web.live).
+        await capacity.hub.serve(socket, game_id, lambda: capacity.snapshot(game_id))
+
+    return router
 
 
 async def until_gone(request: Request, work: Awaitable[T]) -> T | None:
@@ -241,8 +237,3 @@ async def until_gone(request: Request, work: Awaitable[T]) -> T | None:
         if not task.done():
             task.cancel()
     return task.result() if not task.cancelled() else None
-
-
-async def serve_socket(capacity: Capacity, socket: WebSocket, game_id: str) -> None:
-    """The body of ``WS /api/games/{id}/ws``."""
-    await capacity.hub.serve(socket, game_id, lambda: capacity.snapshot(game_id))

@@ -1,13 +1,13 @@
-"""The decision request's short way through the app (issue 7's throughput).
+"""The decide path: :func:`decision`, and the short way a request gets to it.
 
 ``POST /api/games/{id}/decide`` is most of a game's requests. Through FastAPI it pays
 for the router's matching, the dependency solver and a response model on top of the
-decision itself; this ASGI middleware, inside :class:`reliquary.web.guard.Guard` (so the
-limits, the JSON-only rule and the security headers still apply), answers a well-formed
-decision directly: the body is validated by the same pydantic model
-(:class:`reliquary.web.schemas.Decide`), the decision taken by the same
-:meth:`Manager.decide`, refusals given in the same format. Anything else (another
-route, a body the model refuses) goes on to FastAPI, whose handlers word the refusal.
+decision itself; :class:`FastDecide`, an ASGI middleware inside
+:class:`reliquary.web.guard.Guard` (so the limits, the JSON-only rule and the security
+headers still apply), validates a decision's body with the route's own pydantic model
+(:class:`reliquary.web.schemas.Decide`) and calls :func:`decision`, as the FastAPI route
+does (it is reached only by a body the model refuses, whose refusal FastAPI words, or in
+an app without the middleware): one decide path, two doors.
 """
 
 from __future__ import annotations
@@ -59,23 +59,30 @@ class FastDecide:
         except ValidationError:  # FastAPI's validation handler words it
             await self.app(scope, _replaying(messages, receive), send)
             return
-        status, payload, headers = 200, b"", list(JSON_HEADERS)
-        try:
-            session = await self.manager.decide(match.group(1), request.token, request.rev,
-                                                request.option)
-            seats = session.seats_of(request.token) or frozenset()
-            payload = view_json(session, self.manager.view(session, seats, token=request.token))
-        except WebError as err:
-            status, payload = err.status, encode_json(err.body()).encode()
-        except (OperationalError, PoolTimeout) as err:  # as reliquary.web.capacity answers
-            log.warning("database error: %s", err)
-            status = 503
-            payload = encode_json({"error": "the database is busy; try again in a moment",
-                                   "code": "busy"}).encode()
-            headers.append((b"retry-after", b"1"))
+        status, payload, headers = await decision(self.manager, match.group(1), request)
         headers.append((b"content-length", str(len(payload)).encode()))
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": payload})
+
+
+async def decision(manager: Manager, game_id: str, request: Decide
+                   ) -> tuple[int, bytes, list[tuple[bytes, bytes]]]:
+    """The decide path, the one way a decision is taken: ``(status, JSON body,
+    headers)`` of the answer — the view after it, or the refusal."""
+    status, payload, headers = 200, b"", list(JSON_HEADERS)
+    try:
+        session = await manager.decide(game_id, request.token, request.rev, request.option)
+        seats = session.seats_of(request.token) or frozenset()
+        payload = view_json(session, manager.view(session, seats, token=request.token))
+    except WebError as err:
+        status, payload = err.status, encode_json(err.body()).encode()
+    except (OperationalError, PoolTimeout) as err:  # as the app's handler answers
+        log.warning("database error: %s", err)
+        status = 503
+        payload = encode_json({"error": "the database is busy; try again in a moment",
+                               "code": "busy"}).encode()
+        headers.append((b"retry-after", b"1"))
+    return status, payload, headers
 
 
 def _replaying(messages: list[Message], receive: Receive) -> Receive:
