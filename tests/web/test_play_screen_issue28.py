@@ -500,6 +500,7 @@ def test_ai_turn_plays_step_by_step_at_the_chosen_pace_with_arrows(live: Server,
         raise AssertionError("the AI never moved a piece")
     # a step takes 900 ms at the slow pace: the turn is not squeezed into a second
     assert int(played) >= 900
+    assert page.evaluate("document.body.dataset.skipOffered") == "1"  # and it can be skipped
     kinds = {el.get_attribute("data-kind") for el in page.locator("#board .arrow").all()}
     assert kinds <= {"move", "step", "push", "pull", "swap", "attack"} and kinds
 

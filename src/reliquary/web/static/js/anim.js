@@ -23,6 +23,22 @@ export function skip() {
   for (const a of running) { try { a.finish(); } catch { /* already gone */ } }
   running = [];
   document.querySelectorAll(".anim-temp").forEach(el => el.remove());
+  skipButton(false);
+}
+
+// A turn played back slowly offers a visible Skip (any click or key skips too).
+function skipButton(show, label = "Skip ⏭", ms = 0) {
+  const old = document.getElementById("anim-skip");
+  if (old) old.remove();
+  clearTimeout(skipButton.timer);
+  if (!show) return;
+  const button = document.createElement("button");
+  button.type = "button";
+  button.id = "anim-skip";
+  button.className = "anim-skip";
+  button.textContent = label;
+  document.body.appendChild(button);
+  skipButton.timer = setTimeout(() => skipButton(false), ms);
 }
 window.addEventListener("pointerdown", skip, true);
 window.addEventListener("keydown", skip, true);
@@ -42,7 +58,7 @@ function temp(svg, markup) {
 }
 
 // Animate `entries` (the decisions just taken) on the freshly drawn board `svg`.
-export function animate(svg, entries, n, bottom, speed = "fast") {
+export function animate(svg, entries, n, bottom, speed = "fast", skipLabel = "Skip ⏭") {
   if (!svg || !entries.length || !motionAllowed()) return;
   const SEG = PACES[speed] || PACES.fast;
   const segments = [];       // [piece id, from, to, start]
@@ -110,6 +126,10 @@ export function animate(svg, entries, n, bottom, speed = "fast") {
   for (const [el, start] of arrowTimes) if (el) reveal(el, start);
   for (const [at, fn] of effects) setTimeout(fn, at * scale);
   document.body.dataset.playing = String(Math.round(total * scale));  // for tests: the turn's length
+  if (speed !== "fast" && total * scale >= 800) {
+    skipButton(true, skipLabel, total * scale);
+    document.body.dataset.skipOffered = "1";
+  }
   if (paths.size || effects.length) {  // counted, for tests and the curious
     document.body.dataset.animated = String(Number(document.body.dataset.animated || 0) + 1);
   }

@@ -177,7 +177,8 @@ async function show(v) {
   if (fresh.length) {
     const svg = document.getElementById("board");
     // the opponent's turn (news from the server) at the player's pace; one's own, fast
-    animate(svg, fresh, v.position.settings.size, bottomSide(v), S.byServer ? pace() : "fast");
+    animate(svg, fresh, v.position.settings.size, bottomSide(v), S.byServer ? pace() : "fast",
+      `${t("skip")} ⏭`);
   }
   if (theirs && S.byServer && v.mode === "online") notify();  // the opponent has moved
 }
@@ -298,7 +299,7 @@ function render(v, entries) {
   const hintLine = S.hint ? hintHTML(S.hint, S.hintStep, hintText) : "";
   const roll = v.last_roll ? `<span class="roll">${esc(t("last_roll"))} <span class="die" id="roll-die">${esc(v.last_roll.face)}</span></span>` : "";
   const evalBar = typeof v.evaluation === "number" && v.mode === "ai" && v.phase !== "setup"
-    ? evalHTML(v, me) : "";
+    ? evalHTML(v) : "";
   const oppFaction = factionOf(v, other), myFaction = factionOf(v, me);
   const sideLabel = (side, faction) => `${sideName(side)}${faction ? " · " + factionName(meta, faction) : ""}`;
   const riteTag = side => pos.rites[side] ? ` · ${t("rite")}: ${riteName(meta, pos.rites[side])}` : "";
@@ -375,14 +376,16 @@ function render(v, entries) {
 
 // The evaluation, labelled, with its number: the AI's last search value for the human
 // (the view's `evaluation`, in [-1, 1]); the bar fills with the human's colour.
-function evalHTML(v, me) {
+function evalHTML(v) {
   const value = v.evaluation;
+  const human = v.ai && v.ai.seat ? (v.ai.seat === "key" ? "skull" : "key") : viewerSide(v) || "key";
+  const whose = viewerSide(v) === human ? t("you") : sideName(human);  // a spectator: the side
   const shown = `${value > 0 ? "+" : value < 0 ? "−" : "±"}${Math.abs(value).toFixed(2)}`;
-  const words = `${t("evaluation")} (${t("you")}): ${shown}`;
+  const words = `${t("evaluation")} (${whose}): ${shown}`;
   return `<span class="eval" id="eval" data-value="${value}" title="${esc(t("eval_title"))}" role="meter"
     aria-valuemin="-1" aria-valuemax="1" aria-valuenow="${value}" aria-label="${esc(words)}">
-    <span class="eval-label">${esc(t("evaluation"))}</span>
-    <span class="eval-track eval-${me}"><span class="eval-fill" id="eval-fill"></span></span>
+    <span class="eval-label">${esc(t("evaluation"))}${viewerSide(v) === human ? "" : ` (${esc(whose)})`}</span>
+    <span class="eval-track eval-${human}"><span class="eval-fill" id="eval-fill"></span></span>
     <b class="eval-num" id="eval-num">${esc(shown)}</b></span>`;
 }
 
