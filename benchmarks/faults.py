@@ -54,11 +54,18 @@ class Fault:
     module: str
     edits: tuple[tuple[str, str], ...]
     why: str  # what a user would meet
+    batch: int = 1  # 1: the first list; 2: written after its tests, a fresh measure
 
 
 def fault(area: str, name: str, module: str, old: str, new: str, why: str,
           *more: tuple[str, str]) -> Fault:
     return Fault(area, name, module, ((old, new), *more), why)
+
+
+def fresh(area: str, name: str, module: str, old: str, new: str, why: str,
+          *more: tuple[str, str]) -> Fault:
+    """A fault of the second batch (see :data:`FAULTS`)."""
+    return Fault(area, name, module, ((old, new), *more), why, batch=2)
 
 
 # ---------------------------------------------------------------------- the tests per module
@@ -353,7 +360,71 @@ FAULTS: tuple[Fault, ...] = (
     fault("ai", "search-root-repetition", "ai/search.py",
           "if ply > 0 and (rkey", "if ply >= 0 and (rkey",
           "the root position counts as its own repetition"),
-)
+
+    # -- the second batch: written after the tests above, to measure them afresh -------
+    fresh("web", "guard-game-cap-off-by-one", "web/guard.py",
+          "elif self.open_per_game.get(game_id, 0) >= self.limits.sockets_per_game:",
+          "elif self.open_per_game.get(game_id, 0) > self.limits.sockets_per_game:",
+          "a game takes one watcher more than its cap"),
+    fresh("web", "guard-text-plain-posts", "web/guard.py",
+          'if kind != b"application/json":',
+          'if kind not in (b"application/json", b"text/plain"):',
+          "a cross-site form can post (text/plain)"),
+    fresh("web", "clock-timer-late", "web/clock.py",
+          "self.schedule(game_id, (time.time() if now is None else now) + left[running])",
+          "self.schedule(game_id, (time.time() if now is None else now) + left[running] + 5)",
+          "with nobody connected, a game ends on time five seconds late"),
+    fresh("web", "games-undo-online", "web/games.py",
+          '"undo": row.mode in ("ai", "hotseat")',
+          '"undo": row.mode in ("ai", "hotseat", "online")',
+          "an online view offers an undo the server refuses"),
+    fresh("web", "pool-no-floor", "web/ai_pool.py",
+          "else max(budget - brain.spent, budget * 0.05))", "else max(budget - brain.spent, 0.0))",
+          "an AI over its turn's budget thinks for no time at all"),
+    fresh("web", "schema-round-cap-default", "web/schemas.py",
+          "round_cap: StrictInt = Field(200,", "round_cap: StrictInt = Field(100,",
+          "new games get a round cap of 100, not the rules' 200"),
+    fresh("lab", "fpa-decisive-share", "lab/metrics.py",
+          "decisive_share=wins / decisive if decisive",
+          "decisive_share=wins / len(first) if decisive",
+          "the first player's share of decisive games counts the draws"),
+    fresh("lab", "cs-half-burn-in", "lab/sprt.py",
+          "if self.n < self.burn_in:", "if self.n < self.burn_in // 2:",
+          "the confidence sequence decides before its burn-in"),
+    fresh("lab", "spec-hash-no-agents", "lab/spec.py",
+          '"agents": [a.model_dump(exclude={"label"}) for a in self.agents],', "",
+          "a resumed run mixes games of other agents"),
+    fresh("lab", "runner-hero-damage-swapped", "lab/runner.py",
+          '"hero_damage_key": hero_damage[0], "hero_damage_skull": hero_damage[1],',
+          '"hero_damage_key": hero_damage[1], "hero_damage_skull": hero_damage[0],',
+          "Hero damage credited to the other seat"),
+    fresh("lab", "runner-vigil-min-max", "lab/runner.py",
+          'vigil_min = min(vigil_min, data["value"])', 'vigil_min = max(vigil_min, data["value"])',
+          "the lowest Vigil column shows the highest"),
+    fresh("printing", "tokens-two-key-relics", "printing/tokens.py",
+          '[_relic("key"), _relic("skull")]', '[_relic("key"), _relic("key")]',
+          "two Key relics and no Skull relic"),
+    fresh("printing", "sheets-marks-every-column", "printing/sheets.py",
+          "cols_used = min(count, grid.cols)", "cols_used = grid.cols",
+          "a short last page gets crop marks for cards it does not have"),
+    fresh("printing", "png-names-unpadded", "printing/export.py",
+          'name = f"{number:02d}-{face.kind}', 'name = f"{number}-{face.kind}',
+          "PNG files sort out of card order (10 before 2)"),
+    fresh("env", "planes-harrowed-shows-veiled", "env/encoding.py",
+          'cell[idx["harrowed"]] = piece.harrowed', 'cell[idx["harrowed"]] = piece.veiled',
+          "the harrowed plane shows Veil"),
+    fresh("env", "planes-enemy-back-row-own", "env/encoding.py",
+          'out[n - 1 - back, :, idx["enemy_back_row"]] = 1.0',
+          'out[back, :, idx["enemy_back_row"]] = 1.0', "the enemy back row drawn on one's own"),
+    fresh("ai", "threat-near-radius", "ai/evaluation.py",
+          "            elif d == 2:", "            elif d <= 3:",
+          "enemies three squares away count as a threat to the Hero"),
+    fresh("ai", "vigil-looms-late", "ai/evaluation.py",
+          "if state.vigil <= 3:  # V2 looms", "if state.vigil <= 2:  # V2 looms",
+          "the carriers' halves count a round late"),
+    fresh("variants", "var1-zero-is-no-limit", "engine/state.py",
+          "self._regroup_limit = -1 if limit is None else limit",
+          "self._regroup_limit = limit or -1", "VAR1 regroup_limit=0 allows any number"),)
 
 
 # ---------------------------------------------------------------------- running
@@ -558,12 +629,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--area", action="append", help="only this area (repeatable)")
     parser.add_argument("--only", action="append",
                         help="only faults whose name contains this (repeatable)")
+    parser.add_argument("--batch", type=int, choices=(1, 2),
+                        help="only the first list, or only the second (the fresh measure)")
     parser.add_argument("--list", action="store_true", help="list the faults and stop")
     parser.add_argument("--timeout", type=float, default=240.0,
                         help="seconds a fault's tests may run (past it: caught, as a hang)")
     parser.add_argument("--json", type=Path, help="also write the outcomes to this file")
     args = parser.parse_args(argv)
     chosen = [f for f in FAULTS if (not args.area or f.area in args.area)
+              and (args.batch is None or f.batch == args.batch)
               and (not args.only or any(s in f.name for s in args.only))]
     if not chosen:
         parser.error("no fault matches --area/--only")
