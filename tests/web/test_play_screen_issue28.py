@@ -505,6 +505,38 @@ def test_ai_turn_plays_step_by_step_at_the_chosen_pace_with_arrows(live: Server,
     assert kinds <= {"move", "step", "push", "pull", "swap", "attack"} and kinds
 
 
+def last_turn_attack(v: Any) -> dict[str, str] | None:
+    """The damage line of an attack in the turn just played, at the next turn's start."""
+    d = v["decision"]
+    if v["result"] is not None or d is None or d["kind"] != "play":
+        return None
+    starts = [int(line["seq"]) for line in v["log"] if line["kind"] == "play"]
+    if not starts:
+        return None
+    hits = [line for line in v["log"] if "from" in line and int(line["seq"]) >= starts[-1]]
+    return hits[-1] if hits else None
+
+
+def test_an_attack_is_drawn_as_an_arrow_from_the_attacker(live: Server, pages: Pages) -> None:
+    for seed in range(10):
+        game = new_game(live, mode="hotseat")
+        view = decide_randomly(live, game, random.Random(seed), until=lambda v: (
+            v["result"] is not None or last_turn_attack(v) is not None))
+        line = last_turn_attack(view)
+        if line is not None:
+            break
+    else:
+        raise AssertionError("no attack came up")
+    assert line["from"] != line["to"] and line["to"] in line["en"]
+    page = open_game(pages, live, game)
+    wait_mine(page)
+    arrow = page.locator(
+        f"#board .arrow[data-kind='attack'][data-arrow='{line['from']}-{line['to']}']")
+    assert arrow.count() == 1
+    stroke = page.evaluate("(el) => getComputedStyle(el).stroke", arrow.element_handle())
+    assert "209, 31, 31" in stroke  # drawn in the attack's red, apart from the moves
+
+
 def test_hint_is_drawn_on_the_board_and_stepped_through(live: Server, pages: Pages) -> None:
     game = new_game(live, mode="ai", level="easy", seat="key")
     page = open_game(pages, live, game)
