@@ -53,11 +53,15 @@ export function cardElement(meta, card, {rotated = false, factionId = null, extr
 // shows it enlarged with its whole text. Esc, a tap or moving away closes it.
 let zoomTimer = null;
 let pressTimer = null;
+let returnFocus = null;  // where the keyboard was before a card was opened in full
 
 export function hideZoom() {
   clearTimeout(zoomTimer);
   const box = document.getElementById("card-zoom");
-  if (box) box.remove();
+  if (!box) return;
+  box.remove();
+  if (returnFocus && document.body.contains(returnFocus)) returnFocus.focus();
+  returnFocus = null;
 }
 
 export function showZoom(card, modal = false) {
@@ -82,9 +86,11 @@ export function showZoom(card, modal = false) {
     close.type = "button";
     close.className = "zoom-close";
     close.textContent = "✕";
-    close.setAttribute("aria-label", "close");
+    close.setAttribute("aria-label", t("close"));
     box.appendChild(close);
     box.addEventListener("click", hideZoom);
+    box.setAttribute("aria-modal", "true");
+    returnFocus = document.activeElement;
   } else {  // beside the card, on the side with more room
     const r = card.getBoundingClientRect();
     const left = r.left > innerWidth / 2 ? Math.max(4, r.left - 330) : Math.min(innerWidth - 324, r.right + 8);
@@ -92,6 +98,8 @@ export function showZoom(card, modal = false) {
     box.style.top = `${Math.max(4, Math.min(innerHeight - 360, r.top - 40))}px`;
   }
   document.body.appendChild(box);
+  const close = box.querySelector(".zoom-close");
+  if (close) close.focus();
   return box;
 }
 
