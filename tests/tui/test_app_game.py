@@ -377,3 +377,17 @@ def test_sessions_from_records_continue_where_they_stopped(tmp_path: Path) -> No
     again = GameSession.load(path, default_content(), Setup(opponent="random"))
     assert [e.token for e in again.history] == [e.token for e in session.history]
     assert again.log == session.log
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_the_largest_board_fits_the_screen(size: tuple[int, int]) -> None:
+    """Side 12: every square drawn and right, at 80 × 24 too (narrower cells)."""
+    app = ReliquaryApp(default_content(), Setup(opponent="random", seed=3, quick=True,
+                                                settings=Settings(size=12)), quick=True)
+    async with app.run_test(size=size) as pilot:
+        screen = app.game_screen
+        assert screen is not None
+        await settle(pilot, screen)
+        check_board(screen)
+        text = screen_text(app)
+        assert "12 │" in text and " a " in text and " l" in text and "└───" in text

@@ -49,7 +49,7 @@ LAYOUT_CSS = """
 #status { height: 3; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
 #main { height: 1fr; }
 #left { width: 3fr; min-width: 44; }
-#right { width: 2fr; min-width: 30; }
+#right { width: 2fr; min-width: 26; }
 #options { height: 1fr; min-height: 4; border: round $primary; padding: 0; }
 #options:focus { border: round $accent; }
 #preview { height: auto; max-height: 4; padding: 0 1; }
@@ -114,6 +114,7 @@ class GameScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.fit_board()
         self.query_one("#options", OptionList).can_focus = False
         self.query_one("#options", OptionList).border_title = t(self.lang, "options")
         self.query_one("#log", RichLog).border_title = t(self.lang, "log")
@@ -125,6 +126,11 @@ class GameScreen(Screen[None]):
     def flip(self) -> bool:
         s = self.session
         return s.ai_seat == 0 or (len(s.humans) == 2 and s.to_move() == 1)
+
+    def fit_board(self) -> None:
+        """Room on the left for the whole board, whatever its side."""
+        n = self.session.state.geometry.size
+        self.query_one("#left").styles.min_width = max(44, BoardView.min_width(n))
 
     def board_scene(self) -> BoardScene:
         s = self.session
@@ -422,6 +428,7 @@ class GameScreen(Screen[None]):
 
     def new_session(self, session: GameSession) -> None:
         self.session = session
+        self.fit_board()
         self.version += 1
         self.thinking = False
         self.logged = -1
@@ -504,6 +511,8 @@ class ReplayScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        n = self.replay.state.geometry.size
+        self.query_one("#left").styles.min_width = max(44, BoardView.min_width(n))
         self.query_one("#log", RichLog).border_title = t(self.lang, "log")
         self.draw()
 

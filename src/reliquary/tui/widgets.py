@@ -137,7 +137,7 @@ def square_at(scene: BoardScene, width: int, height: int, x: int, y: int) -> int
 class BoardView(Widget):
     """The board; a click on a square posts :class:`BoardView.Clicked`."""
 
-    DEFAULT_CSS = "BoardView { height: 1fr; min-height: 11; width: 1fr; }"
+    DEFAULT_CSS = "BoardView { height: auto; width: 1fr; text-wrap: nowrap; text-overflow: clip; }"
 
     class Clicked(Message):
         def __init__(self, square: int) -> None:
@@ -152,12 +152,19 @@ class BoardView(Widget):
         self.scene = scene
         self.refresh()
 
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        """Rows between the squares when the board and the cards' strip both fit."""
+        n = self.scene.state.geometry.size
+        spacious = 2 * n + 2
+        return spacious if container.height - CARDS_HEIGHT >= spacious else n + 3
+
     def render(self) -> Text:
         return render_board(self.scene, self.size.width or 44, self.size.height or 12)
 
-    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        n = self.scene.state.geometry.size
-        return 2 * n + 2 if container.height >= 2 * n + 2 else n + 3
+    @staticmethod
+    def min_width(size: int) -> int:
+        """The narrowest the board draws in (cells of 3 characters)."""
+        return 5 + 4 * size
 
     def on_click(self, event: events.Click) -> None:
         sq = square_at(self.scene, self.size.width, self.size.height, event.x, event.y)
@@ -231,8 +238,14 @@ def render_cards(scene: CardsScene, lang: str, width: int = 44) -> Text:
     return out
 
 
+CARDS_HEIGHT = 7
+
+
 class CardsView(Widget):
-    DEFAULT_CSS = "CardsView { height: 7; }"
+    """Both hands and the waiting card; the board comes first when rows are short."""
+
+    DEFAULT_CSS = """CardsView { height: 1fr; max-height: 7; min-height: 2;
+                               text-wrap: nowrap; text-overflow: clip; }"""
 
     def __init__(self, scene: CardsScene, lang: str, *, id: str | None = None) -> None:
         super().__init__(id=id)
