@@ -240,22 +240,24 @@ def ai_turn_seconds(client: httpx.Client, game: dict[str, Any]) -> float:
 def test_a_hint_flood_does_not_hold_up_another_game_s_ai(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, servers: list[Server]) -> None:
     """40 hints, each abandoned after a second, on the attacker's own game: another
-    player's ``hard`` turn (1.5 s) took 42 s instead of 2.1 s."""
+    player's ``hard`` turn (1.5 s) took 42 s instead of 2.1 s. Now a turn during the
+    flood takes at most a hint's second more than the same game's turn before it
+    (with a second's slack: the flood's 40 client threads share this machine's CPUs)."""
     server = start(tmp_path, monkeypatch, RELIQUARY_AI_WORKERS="1")
     servers.append(server)
     with httpx.Client(base_url=server.url, timeout=60) as client:
         attacker = ai_game_on_the_human_s_turn(client)
-        victim = client.post("/api/games", json={"mode": "ai", "level": "hard",
-                                                 "quick": True}).json()
+        victim = client.post("/api/games", json={"mode": "ai", "level": "hard"}
+                             ).json()
         deadline = time.monotonic() + 60
-        while not human_turn(client, victim)["decision"]:  # the victim's turn comes
-            assert time.monotonic() < deadline
-        while True:
+        while True:  # the victim's turn
             view = client.get(f"/api/games/{victim['id']}", params={"t": victim["token"]}
                               ).json()
             if view["decision"] and view["decision"]["mine"]:
                 break
+            assert time.monotonic() < deadline
             time.sleep(POLL_S)
+        calm = ai_turn_seconds(client, victim)
 
         def flood() -> None:
             with contextlib.suppress(httpx.HTTPError):
@@ -265,7 +267,7 @@ def test_a_hint_flood_does_not_hold_up_another_game_s_ai(
         flooders = [threading.Thread(target=flood) for _ in range(40)]
         for thread in flooders:
             thread.start()
-        took = ai_turn_seconds(client, victim)
+        flooded = ai_turn_seconds(client, victim)
         for thread in flooders:
             thread.join()
-    assert took < 1.5 + 1.0 + 1.0, f"the AI's turn took {took:.2f} s"  # budget + 1 s + slack
+    assert flooded < max(calm, 1.5) + 1.0 + 1.0, (calm, flooded)

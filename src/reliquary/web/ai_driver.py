@@ -125,6 +125,10 @@ class AIDriver:
                     agent = get_agent(level, seed=seed + session.seq)
                     option = await asyncio.to_thread(choose_remembering, agent, snapshot,
                                                      history)
+            except RuntimeError:
+                if self.pool is not None and self.pool.closed:
+                    return held  # the server stops: the lease runs out, another resumes
+                raise
             finally:
                 renewing.cancel()
             self.decisions += 1
