@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 from fastapi import APIRouter, Request, WebSocket
 from fastapi.responses import Response
 
+from ..engine.visibility import is_secret_choice
 from .ai_pool import AIPool, QueueFull
 from .clock import Clocks
 from .errors import WebError
@@ -164,7 +165,7 @@ class Capacity:
         if state.is_chance or state.current_player not in seats:
             raise WebError(403, "a hint is for your own decision: it is not your turn",
                            "not_your_turn")
-        if state.decision().kind == "faction":  # S3: it could tell the AI's secret choice
+        if is_secret_choice(state):  # S3 (engine.visibility): it could tell a secret
             raise WebError(403, "factions are chosen in secret: no hint for this choice")
         if game_id in self.hinting:
             raise WebError(429, "a hint for this game is being searched: wait for it",

@@ -26,9 +26,9 @@ from ..engine import (
     Settings,
     State,
     format_option,
-    position_to_dict,
     read_option,
 )
+from ..engine.visibility import position_for, viewer_for
 from .ai_pool import ai_evaluation, ai_status
 from .clock import Clocks, clock_view
 from .db import GameRow
@@ -249,11 +249,7 @@ def view(session: Session, seats: frozenset[int], *, ai: AIPool | None,
     viewer's own ``token`` (the host's invite link shows until the guest claims it)."""
     game = session.game
     state = game.state
-    pos = position_to_dict(state)
-    for p, side in enumerate(SIDES):  # S3: a secret choice stays secret
-        chosen = pos["secret_factions"][side]
-        if chosen is not None and (p not in seats or len(seats) == 2):
-            pos["secret_factions"][side] = "hidden"
+    pos = position_for(state, viewer_for(seats))  # S3: secrets as engine.visibility says
     decision = None
     if not state.is_terminal:
         d = state.decision()

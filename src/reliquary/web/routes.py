@@ -18,6 +18,7 @@ from markdown_it import MarkdownIt
 
 from ..ai import LEVELS
 from ..engine import Content
+from ..engine.visibility import SPECTATOR, record_visible
 from .errors import WebError
 from .fast import decision
 from .games import Session, new_session, settings_from, view_json
@@ -134,7 +135,7 @@ def game_routes(manager: Manager) -> APIRouter:
     async def record(game_id: str) -> Response:
         """The game record (the engine's format), as a download."""
         session = await manager.asession(game_id)
-        if any(f is not None for f in session.state.secret_faction):
+        if not record_visible(session.state, SPECTATOR):  # engine.visibility (S3)
             raise WebError(403, "a faction is being chosen in secret: the record is "
                                 "available once both are revealed")
         # Taken here (the game may move on), encoded off the event loop.
