@@ -45,3 +45,11 @@ def test_bad_modules_are_refused_by_name(client: TestClient, body: dict[str, obj
     response = client.post("/api/games", json={"mode": "hotseat", **body})
     assert response.status_code == 400, response.text
     assert message in response.text
+
+
+def test_meta_lists_the_modules_and_their_options(client: TestClient) -> None:
+    meta = client.get("/api/meta").json()
+    [entry] = [m for m in meta["modules"] if m["name"] == "smoulder"]
+    [option] = entry["options"]
+    assert option["key"] == "smoulder.damage"
+    assert (option["default"], option["min"], option["max"]) == (1, 1, 3)

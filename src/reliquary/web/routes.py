@@ -18,6 +18,7 @@ from markdown_it import MarkdownIt
 
 from ..ai import LEVELS
 from ..engine import Content
+from ..engine.modules import registered
 from ..engine.visibility import SPECTATOR, record_visible
 from .errors import WebError
 from .fast import decision
@@ -238,4 +239,17 @@ def meta_of(content: Content) -> dict[str, Any]:
                   for r in content.rites],
         "sizes": list(content.sizes),
         "levels": list(LEVELS),
+        "modules": modules_meta(),
     }
+
+
+def modules_meta() -> list[dict[str, Any]]:
+    """The rule modules a new game may turn on (M-MOD-1) and their options (M-MOD-2), for
+    the new-game form: from the engine's registry, as every face reads them."""
+    return [{"name": m.name, "title": m.title, "rules": m.rules, "summary": m.summary,
+             "options": [{"key": f"{m.name}.{k}", "default": list(o.default)
+                          if isinstance(o.default, tuple) else o.default,
+                          "choices": list(o.choices or o.subset), "subset": bool(o.subset),
+                          "min": o.lo, "max": o.hi, "help": o.help, "values": o.describe()}
+                         for k, o in m.options.items()]}
+            for m in registered().values()]
