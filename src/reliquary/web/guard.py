@@ -302,8 +302,8 @@ def allowed_origins(env: MutableMapping[str, str] | None = None) -> frozenset[st
 
 
 def client_of(scope: Scope) -> str:
-    """Who asks: the client's address (uvicorn takes it from X-Forwarded-For when the
-    proxy is trusted, see ``--forwarded-allow-ips``)."""
+    """Who asks: the client's address (uvicorn takes it from X-Forwarded-For only when
+    the peer is a trusted proxy: ``reliquary serve --trusted-proxies``)."""
     client = scope.get("client")
     return str(client[0]) if client else "unknown"
 
