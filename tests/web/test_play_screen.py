@@ -748,3 +748,23 @@ def test_an_ordinary_close_still_reconnects(live: Server, pages: Pages) -> None:
         page.wait_for_timeout(100)
     assert len(opened) == 2
     assert page.locator("#live-stopped").count() == 0
+
+
+# ---------------------------------------------------------------------- variants on the form
+def test_the_new_game_form_takes_the_variants(live: Server, pages: Pages) -> None:
+    """Every face offers the rules the engine has (issue 22): the form sends VAR1–VAR4,
+    and the game the server makes has them."""
+    page = pages.new()
+    page.goto(live.url)
+    page.select_option("#mode", "hotseat")
+    page.click("#variants summary")
+    page.fill("input[name=regroup_limit]", "2")
+    page.select_option("select[name=vigil_start]", "3")
+    page.select_option("select[name=killed_minions]", "removed")
+    page.click("#start")
+    page.wait_for_selector("#board")
+    game_id = page.evaluate("location.pathname.split('/')[2]")
+    token = page.evaluate("new URLSearchParams(location.search).get('t')")
+    settings = api(live, "GET", f"/api/games/{game_id}?t={token}")["position"]["settings"]
+    assert (settings["regroup_limit"], settings["vigil_start"], settings["killed_minions"]) \
+        == (2, 3, "removed")

@@ -64,6 +64,15 @@ export function renderHome(app, meta, go) {
           <option value="straight">${esc(t("straight"))}</option></select></label>
         <label>${esc(t("first_turn"))} <select name="first_turn"><option value="no_damage">${esc(t("no_damage"))}</option>
           <option value="no_attack">${esc(t("no_attack"))}</option></select></label>
+        <details id="variants"><summary>${esc(t("variants"))}</summary>
+          <label>${esc(t("regroup_limit"))} <input type="number" name="regroup_limit" min="0" max="99" placeholder="${esc(t("no_limit"))}"></label>
+          <label>${esc(t("vigil_reset"))} <select name="vigil_reset"><option value="any">${esc(t("reset_any"))}</option>
+            <option value="hero">${esc(t("reset_hero"))}</option></select></label>
+          <label>${esc(t("vigil_start"))} <select name="vigil_start">${[6, 5, 4, 3, 2, 1].map(v => `<option value="${v}">${v}</option>`).join("")}</select></label>
+          <label>${esc(t("killed_minions"))} <select name="killed_minions"><option value="pool">${esc(t("killed_pool"))}</option>
+            <option value="removed">${esc(t("killed_removed"))}</option></select></label>
+          ${modulesForm(meta.modules || [])}
+        </details>
         <label>${esc(t("setup"))} <select name="quick"><option value="1">${esc(t("quick_setup"))}</option>
           <option value="0">${esc(t("full_setup"))}</option></select></label>
         <label>${esc(t("faction"))} <select name="faction"><option value="">${esc(t("random"))}</option>${factions}</select></label>
@@ -98,7 +107,21 @@ export function renderHome(app, meta, go) {
     const f = new FormData(form);
     const mode = f.get("mode");
     const body = {mode, seat: f.get("seat"), size: Number(f.get("size")), los: f.get("los"),
-      first_turn: f.get("first_turn"), quick: f.get("quick") === "1", faction: f.get("faction") || null};
+      first_turn: f.get("first_turn"), quick: f.get("quick") === "1", faction: f.get("faction") || null,
+      vigil_reset: f.get("vigil_reset"), vigil_start: Number(f.get("vigil_start")),
+      killed_minions: f.get("killed_minions")};
+    if (f.get("regroup_limit") !== "") body.regroup_limit = Number(f.get("regroup_limit"));
+    // Rule modules (M-MOD-1) and their options (M-MOD-2), as /api/meta lists them.
+    body.modules = f.getAll("module");
+    body.module_options = {};
+    for (const m of meta.modules || []) {
+      if (!body.modules.includes(m.name)) continue;
+      for (const o of m.options) {
+        const value = o.subset ? f.getAll(o.key) : f.get(o.key);
+        if (value === null || value === "") continue;
+        body.module_options[o.key] = o.min !== null || o.max !== null ? Number(value) : value;
+      }
+    }
     if (mode === "ai") body.level = f.get("level");
     if (mode === "online") {
       body.public = f.get("public") === "on";
@@ -190,4 +213,17 @@ async function startGame(body, go) {
     remember({id: out.id, token: out.token, seat: out.seat, mode: body.mode, link});
     go(link);
   } catch (err) { flash(errorText(err)); }
+}
+
+// The modules part of the new-game form: a checkbox a module, its options beside it.
+function modulesForm(modules) {
+  if (!modules.length) return "";
+  const option = o => {
+    if (o.subset) return o.choices.map(c => `<label><input type="checkbox" name="${esc(o.key)}" value="${esc(c)}" ${o.default.includes(c) ? "checked" : ""}> ${esc(c)}</label>`).join("");
+    if (o.choices.length) return `<select name="${esc(o.key)}">${o.choices.map(c => `<option value="${esc(c)}" ${c === o.default ? "selected" : ""}>${esc(c)}</option>`).join("")}</select>`;
+    return `<input type="number" name="${esc(o.key)}" value="${esc(o.default)}" ${o.min !== null ? `min="${o.min}"` : ""} ${o.max !== null ? `max="${o.max}"` : ""}>`;
+  };
+  return `<fieldset id="modules"><legend>${esc(t("modules"))}</legend>${modules.map(m => `
+    <label title="${esc(m.summary)}"><input type="checkbox" name="module" value="${esc(m.name)}"> ${esc(m.title)} (${esc(m.rules)})</label>
+    ${m.options.map(o => `<label class="module-option" title="${esc(o.help)}">${esc(o.key)} ${option(o)}</label>`).join("")}`).join("")}</fieldset>`;
 }
