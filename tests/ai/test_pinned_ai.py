@@ -143,3 +143,22 @@ def test_a_hero_the_mover_can_kill_exactly_is_en_prise(build: Any) -> None:
 
     assert en_prise_share(2) == pytest.approx(100.0)
     assert en_prise_share(3) == pytest.approx(0.0)
+
+
+@pytest.mark.parametrize(("square", "threat"), [("d6", 1.0), ("d7", 0.0), ("g4", 0.0)])
+def test_an_enemy_two_squares_from_the_hero_is_a_near_threat_three_is_none(
+        build: Any, square: str, threat: float) -> None:
+    more = replace(Weights(), threat_near=Weights().threat_near + 100.0)
+    state = build().hero(KEY, "d4").hero(SKULL, "h8").minion(SKULL, square).build()
+    assert evaluate(state, KEY, more) - evaluate(state, KEY) == pytest.approx(-100.0 * threat)
+
+
+@pytest.mark.parametrize(("vigil", "counts"), [(3, True), (4, False)])
+def test_the_carriers_halves_count_from_a_vigil_of_three(build: Any, vigil: int,
+                                                         counts: bool) -> None:
+    more = replace(Weights(), vigil=Weights().vigil + 100.0)
+    state = (build().hero(KEY, "a1").hero(SKULL, "h8").minion(KEY, "d6").carry(SKULL, "d6")
+             .relic(KEY, "b1").set(vigil=vigil).build())
+    assert any(state.vigil_scores())  # the carrier counts toward V2
+    moved = evaluate(state, KEY, more) - evaluate(state, KEY)
+    assert (moved != pytest.approx(0.0)) is counts

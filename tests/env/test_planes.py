@@ -104,3 +104,17 @@ def test_the_agent_not_to_move_gets_an_empty_mask() -> None:
         assert theirs["action_mask"].shape == mine["action_mask"].shape
         assert not theirs["action_mask"].any()
         game.step(legal[0])
+
+
+def test_piece_flags_and_back_rows(content: Content) -> None:
+    state = (Builder(content).hero(KEY, "d1").hero(SKULL, "e8")
+             .minion(KEY, "b3", harrowed=True).minion(KEY, "c3", veiled=True)
+             .minion(SKULL, "f6", aegis=True).build())
+    key = planes(state, KEY)
+    for name, square in (("harrowed", (2, 1)), ("veiled", (2, 2)), ("aegis", (5, 5))):
+        assert key[name][square] == 1.0, name
+        assert key[name].sum() == 1.0, name  # that piece only
+    for player in (KEY, SKULL):  # each sees their own back row at row 0
+        named = planes(state, player)
+        assert named["own_back_row"][0].all() and not named["own_back_row"][1:].any()
+        assert named["enemy_back_row"][7].all() and not named["enemy_back_row"][:7].any()

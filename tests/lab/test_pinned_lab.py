@@ -128,6 +128,13 @@ def test_half_width_by_hand() -> None:
     assert mixture_half_width(0, 1.0, 0.5) == math.inf
 
 
+def test_confidence_sequence_waits_for_its_burn_in() -> None:
+    cs = ConfidenceSequence(tau=0.05, margin=0.05, burn_in=20)
+    decisions = [cs.update(1.0 if i % 2 else 0.9) for i in range(20)]
+    assert decisions[:19] == [None] * 19  # overwhelming, but not yet 20 observations
+    assert decisions[19] == "B higher"
+
+
 def test_confidence_sequence_interval_is_the_mean_plus_minus_the_half_width() -> None:
     cs = ConfidenceSequence(tau=0.5, margin=0.1, variance=1.0, burn_in=1)
     for x in (0.5, 1.5, 1.0, 1.0):
@@ -155,7 +162,9 @@ def test_the_spec_hash_covers_the_faction_pairings() -> None:
     two = '[["pyre-choir", "grave-tide"], ["storm-sworn", "bone-wardens"]]'
     more = parse_spec(SPEC.replace('[["pyre-choir", "grave-tide"]]', two), "s.toml")
     free = parse_spec(SPEC.replace('[["pyre-choir", "grave-tide"]]', '"free"'), "s.toml")
+    other_agent = parse_spec(SPEC.replace('name = "random"', 'name = "greedy"'), "s.toml")
     assert one.spec_hash == same.spec_hash
+    assert other_agent.spec_hash != one.spec_hash
     hashes = {one.spec_hash, swapped.spec_hash, more.spec_hash, free.spec_hash}
     assert len(hashes) == 4
     assert {j.spec_hash for j in one.jobs()} == {one.spec_hash}
@@ -198,7 +207,7 @@ name = "random"
 def test_kills_are_credited_to_the_seat_whose_minions_died_and_tiebreaks_to_vigil_ends(
         monkeypatch: pytest.MonkeyPatch) -> None:
     games = _played(monkeypatch, COLUMNS_SPEC, 8)
-    kills_seen = vigil_seen = other_seen = 0
+    kills_seen = vigil_seen = other_seen = damage_seen = 0
     for row, state in games:
         lost = [0, 0]
         for event in state.events:
@@ -206,6 +215,16 @@ def test_kills_are_credited_to_the_seat_whose_minions_died_and_tiebreaks_to_vigi
                 lost[event.data["owner"]] += 1
         assert (row["killed_key"], row["killed_skull"]) == tuple(lost)
         assert (row["rounds"], row["turns"]) == (state.rounds, sum(state.turns_taken))
+        damage = [0, 0]  # Hero damage, by the seat of the Hero that took it
+        vigils = [state.settings.vigil_start]
+        for event in state.events:
+            if event.kind == "damage" and event.data["hero"] and not event.data["prevented"]:
+                damage[event.data["owner"]] += event.data["amount"]
+            elif event.kind == "vigil":
+                vigils.append(event.data["value"])
+        assert (row["hero_damage_key"], row["hero_damage_skull"]) == tuple(damage)
+        assert row["vigil_min"] == min(vigils)
+        damage_seen += damage[0] != damage[1]
         assert row["winner"] == (None if state.winner is None else ("key", "skull")[state.winner])
         kills_seen += lost[0] != lost[1]
         if row["reason"] == "vigil":
@@ -215,4 +234,4 @@ def test_kills_are_credited_to_the_seat_whose_minions_died_and_tiebreaks_to_vigi
             other_seen += 1
             assert row["tiebreak"] is None
     # The games show what is pinned: kills unequal between seats, both kinds of ending.
-    assert kills_seen and vigil_seen and other_seen
+    assert kills_seen and vigil_seen and other_seen and damage_seen

@@ -35,6 +35,18 @@ def _pdf(content: Content, **options: Any) -> Any:
 
 
 # ---------------------------------------------------------------------- tokens
+def _drawn(painter: Any) -> bytes:
+    """What a token painter draws, as the page content of a one-token PDF."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pageCompression=0, invariant=1)
+    painter(canvas, 50.0, 50.0, 40.0)
+    canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
 def test_token_counts_match_the_game_s_needs(content: Content) -> None:
     ctx = context_for(PrintOptions(lang="en"), content)
     groups = {g.title: g for g in token_groups(ctx)}
@@ -43,7 +55,10 @@ def test_token_counts_match_the_game_s_needs(content: Content) -> None:
     max_minions = max(row.minions for row in content.board)
     # Damage for two of the toughest Heroes (both Heroes may be wounded at once), and spares.
     assert len(groups[label("token_damage")].painters) == 2 * max_hp + 2
-    assert len(groups[label("token_relics")].painters) == 2
+    relics = groups[label("token_relics")].painters
+    assert len(relics) == 2 and _drawn(relics[0]) != _drawn(relics[1])  # one for each side
+    emblems = groups[label("token_emblems")].painters
+    assert _drawn(emblems[0]) != _drawn(emblems[1])
     assert len(groups[label("token_emblems")].painters) == 2
     for side in ("key", "skull"):
         pieces = groups[label("token_pieces", side=ctx.side_name(side))].painters
@@ -149,6 +164,7 @@ def test_png_cards_round_their_size_up_as_well_as_down(tmp_path: Path,
                                                        content: Content) -> None:
     ctx = context_for(PrintOptions(lang="en", bleed_mm=2.0), content)
     paths = export_png(ctx, tmp_path, dpi=50)
+    assert len(paths) > 10 and [p.name for p in paths] == sorted(p.name for p in paths)
     for path in paths:
         with Image.open(path) as image:
             assert image.size == (133, 183), path.name
