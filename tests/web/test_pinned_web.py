@@ -134,16 +134,18 @@ class InProcess(AIPool):
     """The pool with a think that takes 0.3 s of thinking and values the position 0.4
     for the AI, run here: the line is the first legal option."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, think_s: float = 0.3, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.budgets: list[float | None] = []
+        self.think_s = think_s
 
     async def run(self, game_id: str, budget: float | None, fn: Any, *args: Any,
                   sticky: bool = False, owner: str | None = None) -> Any:
         self.budgets.append(budget)
         state = position_from_dict(args[0], self.content)
         return {"line": [format_option(state, state.legal_options()[0])], "value": 0.4,
-                "seconds": 0.3, "nodes": 1, "remembered": 0, "warm": 0, "warm_turn": -1}
+                "seconds": self.think_s, "nodes": 1, "remembered": 0, "warm": 0,
+                "warm_turn": -1}
 
 
 def test_the_ai_adds_up_its_thinking_over_the_turn_and_the_bar_turns_its_value() -> None:
@@ -165,6 +167,40 @@ def test_the_ai_adds_up_its_thinking_over_the_turn_and_the_bar_turns_its_value()
     # The AI's value (0.4 for the AI) is the human's −0.4 on the bar.
     assert ai_evaluation(pool, "pinned-ai", state, SKULL) == -0.4
     pool.forget("pinned-ai")
+
+
+def test_an_ai_over_its_budget_still_thinks_a_twentieth_of_it() -> None:
+    content = default_content()
+    pool = InProcess(content, max_thinking=1, think_s=1.0)  # two thinks overspend its 1.5 s
+    state = (Builder(content).hero(KEY, "d4").minion(KEY, "c2").minion(KEY, "e2")
+             .hero(SKULL, "h8").build())
+    budget = level_budget("hard")
+    assert budget is not None
+    while len(pool.budgets) < 3:
+        state.apply(asyncio.run(pool.choose("pinned-floor", state, "hard", 1)))
+        assert state.current_player == KEY and not state.is_chance
+    assert pool.budgets == pytest.approx([budget * 0.85, budget - 1.0, budget * 0.05])
+    pool.forget("pinned-floor")
+
+
+def test_undo_is_offered_off_line_only_and_new_games_keep_the_rules_round_cap(
+        make_client: MakeClient) -> None:
+    client = make_client()
+    hotseat = new_game(client, mode="hotseat")
+    view = view_of(client, hotseat["id"], hotseat["token"])
+    assert view["position"]["settings"]["round_cap"] == 200  # D19's default
+    view = decide(client, hotseat["id"], hotseat["token"], view)
+    assert view["undo"] is True
+    online = new_game(client, mode="online")
+    host = online["token"]
+    invite = online["links"]["invite"].split("invite=")[1]
+    guest = client.post(f"/api/games/{online['id']}/claim", json={"invite": invite}).json()
+    tokens = {online["seat"]: host, guest["seat"]: guest["token"]}
+    view = view_of(client, online["id"])
+    side = view["decision"]["side"]
+    view = decide(client, online["id"], tokens[side], view_of(client, online["id"], tokens[side]))
+    for token in (*tokens.values(), None):
+        assert view_of(client, online["id"], token)["undo"] is False
 
 
 def test_an_ai_game_s_bar_is_the_human_s_view(make_client: MakeClient) -> None:
