@@ -73,7 +73,8 @@ def fresh(area: str, name: str, module: str, old: str, new: str, why: str,
 #: suites are left to CI). Paths are relative to the repository root.
 TESTS: dict[str, tuple[str, ...]] = {
     "web/guard.py": ("tests/web/test_pinned_web.py", "tests/web/test_trust.py"),
-    "web/schemas.py": ("tests/web/test_pinned_clock.py", "tests/web/test_trust.py"),
+    "web/schemas.py": ("tests/web/test_pinned_clock.py", "tests/web/test_pinned_web.py",
+                       "tests/web/test_trust.py"),
     "web/clock.py": ("tests/web/test_pinned_clock.py",
                      "tests/web/test_capacity.py::test_a_clock_running_out_loses_the_game_on_time",
                      "tests/web/test_capacity.py::test_the_clock_ends_a_game_with_nobody_connected"),
