@@ -237,7 +237,7 @@ def test_a_replay_is_read_off_the_event_loop(client: TestClient,
     replaying = web_games.new_session
 
     def slow_replay(*args: Any) -> Any:
-        time.sleep(1.0)  # a long game replayed: CPU work that holds its thread
+        time.sleep(3.0)  # a long game replayed: CPU work that holds its thread
         return replaying(*args)
 
     monkeypatch.setattr(web_games, "new_session", slow_replay)
@@ -255,4 +255,4 @@ def test_a_replay_is_read_off_the_event_loop(client: TestClient,
     assert client.get("/api/meta").status_code == 200
     answers["meta"] = time.perf_counter() - began
     worker.join()
-    assert answers["meta"] < 0.5, answers  # it did not wait for the replay
+    assert answers["meta"] < 1.5, answers  # it did not wait for the replay (2.7 s more)

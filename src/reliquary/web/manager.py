@@ -9,19 +9,19 @@ restarted server rebuilds each game by replaying its stored tokens; one that doe
 replay is quarantined (reported, marked in the store, answered 410) instead.
 
 The manager's parts, each with its collaborators passed in: loading and the cache
-(here), creation and seats (here: invites, the lobby, rematches), the decision and
-undo path (here: :meth:`Manager.decide`, :meth:`Manager.undo`, :meth:`Manager.resign`,
-with the undo policy :func:`reliquary.web.games.undo_count`), the AI
+(here), creation (here), the decision and undo path (here: :meth:`Manager.decide`,
+:meth:`Manager.undo`, :meth:`Manager.resign`, with the undo policy
+:func:`reliquary.web.games.undo_count`), seats beyond creation
+(:class:`reliquary.web.seats.Seats`: invites, the lobby, rematches, on top), the AI
 (:class:`reliquary.web.ai_driver.AIDriver`), the clocks
 (:class:`reliquary.web.clock.Clocks`, asked by :meth:`Manager.session`) and live
-notification (:class:`reliquary.web.live.LiveHub`, told by :meth:`Manager._notify`).
+notification (:class:`reliquary.web.live.LiveHub`, told by :meth:`Manager.notify`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import functools
-import json
 import logging
 import random
 import secrets
@@ -128,7 +128,7 @@ class Manager:
         if game_id not in self.locks:
             await self.asession(game_id)
 
-    def _forget(self, game_id: str) -> None:
+    def forget(self, game_id: str) -> None:
         """Drop a cached game (it may differ from the store); the next request reloads."""
         self.sessions.pop(game_id, None)
 
@@ -139,7 +139,7 @@ class Manager:
         row: GameRow | None = (yield (READ, self.store.get_game, (game_id,))) \
             if fetched is UNREAD else fetched
         if row is None:
-            self._forget(game_id)
+            self.forget(game_id)
             raise WebError(404, f"no game with id {clip(game_id)}", "not_found")
         if (row.status == ACTIVE and not row.finished and self.expire_after
                 and row.touched < time.time() - self.expire_after
@@ -147,12 +147,12 @@ class Manager:
                             (time.time() - self.expire_after, game_id)))):
             row.status = EXPIRED
         if row.status == EXPIRED:
-            self._forget(game_id)
+            self.forget(game_id)
             days = f" ({self.expire_after / 86400:g} days)" if self.expire_after else ""
             raise WebError(410, "this game expired: nobody played in it for too long"
                                 f"{days}", "gone")
         if row.status == QUARANTINED:
-            self._forget(game_id)
+            self.forget(game_id)
             raise WebError(410, "this game cannot be loaded: its stored history does not "
                                 "replay, so it was set aside (the server's log says why)",
                            "gone")
@@ -171,7 +171,7 @@ class Manager:
             session = new_session(row, self.content, (t for t, _ in stored))
         except Exception as err:  # any failure to replay: report it, set the game aside
             log.error("game %s does not replay; quarantined", game_id, exc_info=True)
-            self._forget(game_id)
+            self.forget(game_id)
             yield (WRITE, self.store.quarantine, (game_id, f"{type(err).__name__}: {err}"))
             raise WebError(410, "this game cannot be loaded: its stored history does not "
                                 "replay, so it was set aside (the server's log says why)",
@@ -215,7 +215,7 @@ class Manager:
         try:  # the one way a concession is stored (a resignation goes the same way)
             rev = self.store.concede(session.id, row.rev, session.seq, loser, "timeout")
         except StaleError:  # a decision came first after all: read the game again
-            self._forget(session.id)
+            self.forget(session.id)
             return self.session(session.id)
         self.clocks.forget(session.id)
         log.info("game %s: %s lost on time", session.id, SIDES[loser])
@@ -225,6 +225,11 @@ class Manager:
              token: str | None = None) -> dict[str, Any]:
         """:func:`view` with this manager's AI pool and clocks."""
         return view(session, seats, ai=self.ai, clocks=self.clocks, upto=upto, token=token)
+
+    async def head(self, game_id: str) -> GameRow:
+        """The stored game row, read off the event loop (refusing unknown, expired and
+        quarantined games)."""
+        return await self._run_off_loop(self._head_steps(game_id))
 
     async def _run_off_loop(self, steps: Steps[T]) -> T:
         """Run loading steps, each database call through the store's helpers."""
@@ -286,7 +291,7 @@ class Manager:
         at most ``lobby_per_client`` public games waiting in the lobby (429 beyond)."""
         if how.get("public") and host is not None:
             waiting = await asyncio.to_thread(self.store.waiting_of, host,
-                                              self._lobby_since())
+                                              self.lobby_since())
             if waiting >= self.lobby_per_client:
                 raise WebError(429, f"this client already has {waiting} public games "
                                     "waiting in the lobby: wait for a guest, or share an "
@@ -297,7 +302,7 @@ class Manager:
                                                *write[1:])
         return self._created(session)
 
-    def _lobby_since(self) -> float:
+    def lobby_since(self) -> float:
         """Games untouched since before this have expired (none: every game counts)."""
         return time.time() - self.expire_after if self.expire_after else 0.0
 
@@ -400,94 +405,10 @@ class Manager:
         link = f"/replay/{game_id}"
         return {"id": game_id, "links": {"self": link, "replay": link}}
 
-    # ------------------------------------------------------------------ seats
-    async def claim(self, game_id: str, invite: str | None) -> dict[str, Any]:
-        """Exchange an invite (or, for a public game, nothing) for the open seat's token.
-
-        Once: a second claim is refused with ``invite_used``."""
-        session = await self.asession(game_id)
-        row = session.row
-        if row.mode != "online":
-            raise WebError(409, "only online games have a seat to claim", "invite_used")
-        if invite is None and not row.public:
-            raise WebError(403, "this game is private: it is joined through its invite link")
-        if row.open_seat is None:
-            raise WebError(409, "this game's second seat is taken: the invite was used",
-                           "invite_used")
-        code = row.tokens.get("invite", "")
-        if invite is not None and not secrets.compare_digest(invite.encode(), code.encode()):
-            raise WebError(403, "this invite does not belong to this game")
-        token = secrets.token_urlsafe(18)
-        seat = row.open_seat
-        tokens = {k: v for k, v in row.tokens.items() if k != "invite"}
-        tokens[seat] = token
-        if not await self.store.run(self.store.claim_seat, game_id, row.tokens, tokens):
-            raise WebError(409, "this game's second seat is taken: the invite was used",
-                           "invite_used")
-        self._forget(game_id)  # the stored revision moved on: read it again
-        session = await self.asession(game_id)
-        self._notify(game_id)
-        return {"id": game_id, "token": token, "seat": seat, "rev": session.rev,
-                "links": {"self": f"/g/{game_id}?t={token}"}}
-
-    async def lobby(self) -> list[dict[str, Any]]:
-        """Public online games waiting for a guest."""
-        rows = await asyncio.to_thread(self.store.lobby, self._lobby_since())
-        return [{"id": row.id, "created": row.created, "settings": row.settings,
-                 "host_seat": row.options.get("creator"), "clock": row.options.get("clock")}
-                for row in rows]
-
-    async def rematch(self, game_id: str, token: str) -> dict[str, Any]:
-        """A new game with the same settings after a finished one (see the API docs)."""
-        session = await self.asession(game_id)
-        seats = self._seats(session, token, "ask for a rematch")
-        row = session.row
-        if row.mode not in ("ai", "hotseat", "online"):
-            raise WebError(409, "a replayed record has no rematch", "game_over")
-        if not session.state.is_terminal:
-            raise WebError(409, "a rematch is for finished games: this one goes on",
-                           "stale", rev=session.rev)
-        mine = "key" if len(seats) == 2 else SIDES[min(seats)]
-        if row.rematch is not None:
-            return await self._rematch_of(game_id, json.loads(row.rematch), mine)
-        settings = settings_from(dict(row.settings), self.content)
-        quick = bool(row.options.get("quick", True))
-        if row.mode == "online":
-            game = await self.acreate("online", settings, host=row.host,
-                                      seat=SIDES[1 - SIDES.index(mine)],
-                               quick=quick, clock=row.options.get("clock"))
-            invite = game["links"]["invite"].split("?invite=", 1)[1]
-            other = SIDES[1 - SIDES.index(mine)]
-            link = {"id": game["id"], "seats": {mine: game},
-                    "invite": {"side": other, "code": invite}}
-        else:
-            game = await self.acreate(row.mode, settings, host=row.host,
-                                      seat=row.options.get("creator", "key"),
-                               quick=quick, level=str(row.options.get("level", "easy")))
-            link = {"id": game["id"], "seats": {side: game for side in SIDES}, "invite": None}
-        if not await self.store.run(self.store.set_rematch, game_id, json.dumps(link)):
-            await self.store.run(self.store.delete_game, game["id"])  # someone was first
-            self._forget(game["id"])
-            head = await self._run_off_loop(self._head_steps(game_id))
-            return await self._rematch_of(game_id, json.loads(head.rematch or "{}"), mine)
-        self._forget(game_id)  # the stored revision moved on: read it again
-        self._notify(game_id)
-        return game
-
-    async def _rematch_of(self, game_id: str, link: dict[str, Any], mine: str
-                          ) -> dict[str, Any]:
-        """A rematch asked for again: the same answer, or the opponent's claim of it."""
-        if mine in link.get("seats", {}):
-            return dict(link["seats"][mine])
-        invite = link.get("invite") or {}
-        if invite.get("side") == mine:
-            answer = await self.claim(link["id"], invite["code"])
-            return {"id": link["id"], **answer,
-                    "links": {**answer["links"], "spectate": f"/g/{link['id']}"}}
-        raise WebError(409, "the rematch of this game is already set up", "invite_used")
-
     # ------------------------------------------------------------------ decisions
-    def _seats(self, session: Session, token: Any, action: str) -> frozenset[int]:
+    def seats_for(self, session: Session, token: Any, action: str) -> frozenset[int]:
+        """The seats ``token`` decides for in ``session``; 403 for a foreign token or a
+        spectator (who cannot ``action``)."""
         seats = session.seats_of(token)
         if seats is None:
             raise WebError(403, "this token does not belong to this game")
@@ -537,33 +458,33 @@ class Manager:
             session.apply(option)
             self._settle(session)
             entries = [(e.token, e.player) for e in session.game.history[start:]]
-            self._forget(session.id)
+            self.forget(session.id)
             rev = await self.store.run(self.store.add_moves, session.id, session.row.rev,
                                        start, entries, session.state.is_terminal)
         except StaleError:
-            self._forget(session.id)
+            self.forget(session.id)
             raise await self._stale(session.id, "decision") from None
         except OperationalError:
-            self._forget(session.id)
+            self.forget(session.id)
             log.warning("storing a decision of game %s failed", session.id, exc_info=True)
             raise WebError(503, "the database is busy: the decision was not taken; try "
                                 "again", "busy") from None
         except BaseException:
-            self._forget(session.id)
+            self.forget(session.id)
             raise
         session.row.rev = rev
         session.row.seq = session.seq
         session.row.touched = time.time()
         session.row.finished = session.state.is_terminal
         self._keep(session)
-        self._notify(session.id)
+        self.notify(session.id)
 
     async def decide(self, game_id: str, token: Any, rev: Any, option: Any) -> Session:
         """One decision of the seat holding ``token``, answering revision ``rev``."""
         await self._known(game_id)
         async with self.lock(game_id):
             session = self._cached_at(game_id, rev, token) or await self.asession(game_id)
-            seats = self._seats(session, token, "decide")
+            seats = self.seats_for(session, token, "decide")
             if not isinstance(option, str):
                 raise WebError(400, "'option' must be an option token (a string)")
             state = session.state
@@ -594,7 +515,7 @@ class Manager:
         session.row.conceded = {"loser": loser, "reason": reason}
         apply_concession(session)
         self._keep(session)
-        self._notify(session.id)
+        self.notify(session.id)
         return session
 
     async def resign(self, game_id: str, token: Any, rev: Any) -> Session:
@@ -603,7 +524,7 @@ class Manager:
         await self._known(game_id)
         async with self.lock(game_id):
             session = await self.asession(game_id)
-            seats = self._seats(session, token, "resign")
+            seats = self.seats_for(session, token, "resign")
             if session.row.mode == "replay" or session.state.is_terminal:
                 raise WebError(409, "the game is over: there is nothing to resign",
                                "game_over")
@@ -614,7 +535,7 @@ class Manager:
                                rev=session.rev)
             current = session.state.current_player
             loser = current if len(seats) == 2 and current in seats else min(seats)
-            self._forget(game_id)  # no reader sees the game before the write is done
+            self.forget(game_id)  # no reader sees the game before the write is done
             try:
                 new_rev = await self.store.run(self.store.concede, game_id,
                                                session.row.rev, session.seq, loser, "resign")
@@ -633,7 +554,7 @@ class Manager:
         await self._known(game_id)
         async with self.lock(game_id):
             session = await self.asession(game_id)
-            seats = self._seats(session, token, "undo")
+            seats = self.seats_for(session, token, "undo")
             if session.row.mode not in ("ai", "hotseat"):
                 raise WebError(409, "undo is only for games on one screen or against the AI",
                                "undo_refused")
@@ -656,18 +577,18 @@ class Manager:
                 new_rev = await self.store.run(self.store.truncate, game_id,
                                                session.row.rev, keep)
             except StaleError:
-                self._forget(game_id)
+                self.forget(game_id)
                 raise await self._stale(game_id, "undo") from None
             row = replace(session.row, rev=new_rev, undos=session.row.undos + 1, seq=keep,
                           finished=False)
             fresh = new_session(row, self.content, tokens)
             self._keep(fresh)
-            self._notify(game_id)
+            self.notify(game_id)
         self.driver.kick(game_id)
         return fresh
 
     # ------------------------------------------------------------------ live updates
-    def _notify(self, game_id: str) -> None:
+    def notify(self, game_id: str) -> None:
         event = self.changed.pop(game_id, None)
         if event is not None:
             event.set()

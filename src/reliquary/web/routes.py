@@ -26,6 +26,7 @@ from .games import Session, new_session, settings_from, view_json
 from .guard import client_key
 from .manager import Manager
 from .schemas import Claim, Decide, Error, Join, NewGame, Record, Rematch, Resign, Undo
+from .seats import Seats
 from .text import names_of
 
 STATIC = Path(str(resources.files("reliquary.web") / "static"))
@@ -61,6 +62,8 @@ def game_routes(manager: Manager) -> APIRouter:
     record, replay (every one through ``manager``)."""
     router = APIRouter()
     content = manager.content
+    seats = Seats(manager)
+
     @router.post("/api/games", status_code=201, responses=refusals(400, 413, 415, 429))
     async def create(body: NewGame, request: Request) -> dict[str, Any]:
         """A new game: against the AI, hot-seat, or online (with an invite link)."""
@@ -76,7 +79,7 @@ def game_routes(manager: Manager) -> APIRouter:
     @router.get("/api/lobby")
     async def lobby() -> dict[str, Any]:
         """Public online games waiting for a second player."""
-        return {"games": await manager.lobby()}
+        return {"games": await seats.lobby()}
 
     @router.get("/api/games/{game_id}", responses=refusals(400, 403, 404, 410, 503))
     async def get_game(game_id: str, t: SeatToken = None) -> Response:
@@ -89,7 +92,7 @@ def game_routes(manager: Manager) -> APIRouter:
         return answer(manager, session, seats, t)
 
     @router.post("/api/games/{game_id}/decide",
-              responses=refusals(400, 403, 404, 409, 410, 413, 415, 422, 503))
+                 responses=refusals(400, 403, 404, 409, 410, 413, 415, 422, 503))
     async def decide(game_id: str, body: Decide) -> Response:
         """One decision, answering the view at revision ``rev`` (taken by
         :func:`reliquary.web.fast.decision`, as :class:`~reliquary.web.fast.FastDecide`
@@ -99,14 +102,14 @@ def game_routes(manager: Manager) -> APIRouter:
             (k.decode(), v.decode()) for k, v in headers))
 
     @router.post("/api/games/{game_id}/undo",
-              responses=refusals(400, 403, 404, 409, 410, 413, 415, 503))
+                 responses=refusals(400, 403, 404, 409, 410, 413, 415, 503))
     async def undo(game_id: str, body: Undo) -> Response:
         """Take back the last turn (against the AI: with the AI's reply)."""
         session = await manager.undo(game_id, body.token, body.rev)
         return answer(manager, session, session.seats_of(body.token) or frozenset(), body.token)
 
     @router.post("/api/games/{game_id}/resign",
-              responses=refusals(400, 403, 404, 409, 410, 413, 415, 503))
+                 responses=refusals(400, 403, 404, 409, 410, 413, 415, 503))
     async def resign(game_id: str, body: Resign) -> Response:
         """Resign: the game ends, lost by the token's seat (result reason ``resign``,
         recorded). 403 for a spectator's or a foreign token; 409 ``game_over`` for a
@@ -115,22 +118,22 @@ def game_routes(manager: Manager) -> APIRouter:
         return answer(manager, session, session.seats_of(body.token) or frozenset(), body.token)
 
     @router.post("/api/games/{game_id}/claim",
-              responses=refusals(400, 403, 404, 409, 410, 413, 415, 503))
+                 responses=refusals(400, 403, 404, 409, 410, 413, 415, 503))
     async def claim(game_id: str, body: Claim) -> dict[str, Any]:
         """The guest's first visit: the invite becomes the guest's own seat token."""
-        return await manager.claim(game_id, body.invite)
+        return await seats.claim(game_id, body.invite)
 
     @router.post("/api/games/{game_id}/join",
-              responses=refusals(400, 403, 404, 409, 410, 413, 415, 503))
+                 responses=refusals(400, 403, 404, 409, 410, 413, 415, 503))
     async def join(game_id: str, _body: Join) -> dict[str, Any]:
         """Take the open seat of a public game (from the lobby)."""
-        return await manager.claim(game_id, None)
+        return await seats.claim(game_id, None)
 
     @router.post("/api/games/{game_id}/rematch", status_code=201,
-              responses=refusals(400, 403, 404, 409, 410, 413, 415, 429, 503))
+                 responses=refusals(400, 403, 404, 409, 410, 413, 415, 429, 503))
     async def rematch(game_id: str, body: Rematch) -> dict[str, Any]:
         """A new game with the same settings after a finished one."""
-        return await manager.rematch(game_id, body.token)
+        return await seats.rematch(game_id, body.token)
 
     @router.get("/api/games/{game_id}/record", responses=refusals(403, 404, 410, 503))
     async def record(game_id: str) -> Response:
