@@ -613,7 +613,8 @@ def test_escort_piece_can_be_chosen_again(live: Server, pages: Pages) -> None:
 
 
 def test_ai_thinking_indicator_and_evaluation_bar(live: Server, pages: Pages) -> None:
-    game = new_game(live, mode="ai", level="hard", seat="key")  # thinks 1.5 s a turn
+    # max thinks about 6 s a turn: time enough to see the indicator on a loaded machine
+    game = new_game(live, mode="ai", level="max", seat="key")
     page = open_game(pages, live, game)
     page.wait_for_selector("#ai-status, .card.playable")
     if page.locator(".card.playable").count():  # our turn first: play it by clicks

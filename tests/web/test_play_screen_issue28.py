@@ -185,11 +185,11 @@ def test_spanish_log_names_the_passed_step_in_spanish() -> None:
     ctx = LogContext(content, game.state.geometry)
     for kind, spanish, english in (("escort", "no da el paso de Escolta", "takes no Escort step"),
                                    ("lunge", "no acomete", "does not lunge")):
-        line = describe(ctx, Entry(kind, 0, None, "pass"))[0]
+        line = describe(ctx, Entry(kind, 0, "pass", "pass"))[0]
         assert spanish in line["es"] and "renuncia" not in line["es"], line
         assert kind not in line["es"], line
         assert english in line["en"], line
-    assert [describe(ctx, Entry("escort", 1, None, "pass"))[0]["seq"]] == ["2"]
+    assert [describe(ctx, Entry("escort", 1, "pass", "pass"))[0]["seq"]] == ["2"]
 
 
 # ---------------------------------------------------------------------- clocks (3, 14)
