@@ -9,6 +9,7 @@ A module adds an effect with :func:`register_effect`, :func:`register_rite` or
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Final
 
 from mypy_extensions import mypyc_attr
@@ -115,10 +116,15 @@ EFFECTS: Final[dict[str, Effect]] = {}
 
 
 def register_effect(effect: Effect) -> Effect:
-    if effect.name in EFFECTS and EFFECTS[effect.name] is not effect:
-        raise ValueError(f"an attack effect named {effect.name!r} is already registered")
+    """Add an attack effect that content may name (once per name)."""
+    _check_new(EFFECTS, effect.name, effect, "an attack effect")
     EFFECTS[effect.name] = effect
     return effect
+
+
+def _check_new(registry: Mapping[str, object], name: str, item: object, what: str) -> None:
+    if name in registry and registry[name] is not item:
+        raise ValueError(f"{what} named {name!r} is already registered")
 
 
 for _effect in (
@@ -189,8 +195,8 @@ RITES: Final[dict[str, RiteEffect]] = {}
 
 
 def register_rite(rite: RiteEffect) -> RiteEffect:
-    if rite.name in RITES and RITES[rite.name] is not rite:
-        raise ValueError(f"a rite effect named {rite.name!r} is already registered")
+    """Add a rite effect that content may name (once per name)."""
+    _check_new(RITES, rite.name, rite, "a rite effect")
     RITES[rite.name] = rite
     return rite
 
@@ -268,8 +274,8 @@ PASSIVES: Final[dict[str, Passive]] = {}
 
 
 def register_passive(passive: Passive) -> Passive:
-    if passive.name in PASSIVES and PASSIVES[passive.name] is not passive:
-        raise ValueError(f"a passive named {passive.name!r} is already registered")
+    """Add a faction passive that content may name (once per name)."""
+    _check_new(PASSIVES, passive.name, passive, "a passive")
     passive.mark = 1 << len(PASSIVES)
     PASSIVES[passive.name] = passive
     return passive
