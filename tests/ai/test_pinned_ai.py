@@ -114,6 +114,9 @@ def test_t8_no_damage_on_the_first_turn_means_no_reset_by_attack(build: Any) -> 
     assert not can_reset(position("no_damage", [0, 1]), KEY)  # T8: no damage yet
     assert can_reset(position("no_damage", [1, 0]), KEY)     # Skull's first turn: not Key's
     assert can_reset(position("no_damage", [0, 1], rite="Exhumation"), KEY)  # a rite resets
+    # first_turn=no_attack: no ATTACK mode on the first turn, so no reset by attack either
+    assert can_reset(position("no_attack", [1, 1]), KEY)
+    assert not can_reset(position("no_attack", [0, 1]), KEY)
 
 
 # ---------------------------------------------------------------------- the Hero's HP

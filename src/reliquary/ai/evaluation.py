@@ -243,8 +243,8 @@ def can_reset(state: State, player: int, board: _Board | None = None) -> bool:
         for i, p in enumerate(board.pieces):
             if p.owner == player and _distance(board.x[i], board.y[i], rx, ry) <= 1:
                 return True
-    if state.settings.first_turn == "no_damage" and state.turns_taken[player] == 0:
-        return False  # T8
+    if state.turns_taken[player] == 0:
+        return False  # T8: no damage on the first turn, or no ATTACK at all (no_attack)
     targets = HEROES if state.settings.vigil_reset == "hero" else ANY
     return _in_reach(state, player, board, targets, damaging=False)
 
@@ -413,8 +413,8 @@ def home_threat(state: State, player: int) -> bool:
 def hero_threat(state: State, player: int) -> bool:
     """Whether ``player``, at the start of their turn, can likely kill the enemy Hero
     with one attack (distances only, as in :func:`evaluate`)."""
-    if state.settings.first_turn == "no_damage" and state.turns_taken[player] == 0:
-        return False  # T8
+    if state.turns_taken[player] == 0:
+        return False  # T8: no damage on the first turn, or no ATTACK at all (no_attack)
     hero = state.hero(1 - player)
     if hero is None:
         return False
