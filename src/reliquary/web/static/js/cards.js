@@ -42,7 +42,7 @@ export function cardElement(meta, card, {rotated = false, factionId = null, extr
   el.innerHTML = `<span class="card-head"><span class="card-name">${esc(card.id)}</span>
     <span class="seal" title="${esc(sealName)}" aria-label="${esc(sealName)}">${card.seal === "key" ? "⚷" : "☠"}</span></span>
     ${diagram(card, rotated)}
-    ${card.escort ? `<span class="escort">⇆ ${esc(t("escort"))}</span>` : ""}
+    <span class="escort"${card.escort ? "" : ' aria-hidden="true" style="visibility: hidden"'}>⇆ ${esc(t("escort"))}</span>
     <span class="attack">${esc(attack)}</span>`;
   return el;
 }

@@ -183,8 +183,11 @@ async function show(v) {
   if (theirs && S.byServer && v.mode === "online") notify();  // the opponent has moved
 }
 
+let previewTimer = null;
+
 async function submit(option) {
   if (S.busy || !S.view || option === null) return;
+  clearTimeout(previewTimer);
   setBusy(true);
   if (refreshing) await refreshing;
   S.byServer = false;
@@ -402,7 +405,14 @@ function bindGame(v, d) {
   document.querySelectorAll("[data-opt]").forEach(el => {
     el.addEventListener("click", () => submit(el.dataset.opt));
     if (el.dataset.mode) {
-      const show = () => { if (S.ui.previewMode !== el.dataset.mode) { S.ui.previewMode = el.dataset.mode; loadPreview(v); } };
+      // a moment's wait: pointing at a button on the way to clicking it asks for no
+      // preview of a decision that the click is about to take (a stale 409)
+      const show = () => {
+        if (S.ui.previewMode === el.dataset.mode) return;
+        S.ui.previewMode = el.dataset.mode;
+        clearTimeout(previewTimer);
+        previewTimer = setTimeout(() => { if (!S.busy && S.view === v) loadPreview(v); }, 120);
+      };
       el.addEventListener("mouseenter", show);
       el.addEventListener("focus", show);
     }
