@@ -528,3 +528,11 @@ def test_mmod4_r2_a_round_condition_ends_with_the_round_even_without_hooks(
         assert not hero.has("dazed") and not hero.bans & NO_MOVE
     finally:
         unregister("dazed")
+
+
+def test_the_guide_names_every_hook() -> None:
+    from reliquary.engine.hooks import hook_names
+
+    guide = (Path(__file__).resolve().parents[2] / "docs" / "modules.md").read_text()
+    missing = [name for name in hook_names() if f"`{name}(" not in guide]
+    assert not missing, f"docs/modules.md does not describe the hooks {missing}"
