@@ -22,6 +22,7 @@ from .hooks import (
     AT_OWNER_TURN_END,
     AT_OWNER_TURN_START,
     AT_ROUND_END,
+    BASE_CONDITIONS,
     NO_MOVE,
     NO_STEP,
     PREVENT_DAMAGE,
@@ -70,6 +71,14 @@ _END_TURN_REST: Final[Frame] = ("end_turn_rest",)
 _ROUND_CLOSE: Final[Frame] = ("round_close",)
 
 
+def _union_bans(conds: tuple[Condition, ...]) -> int:
+    """What a piece's conditions forbid together (the bits of Piece.bans)."""
+    bans = 0
+    for c in conds:
+        bans |= c[3]
+    return bans
+
+
 # Compiled (mypyc), a class pickles (OpenSpiel's states, worker processes) only when
 # marked serializable; and a serializable class constructed from interpreted code runs
 # its __init__ only when it also allows interpreted subclasses (mypyc 2.4).
@@ -98,10 +107,7 @@ class Piece:
         self.conds = conds
         #: The union of its conditions' bans (hooks.NO_MOVE, ...): what hot paths test
         #: (given with ``conds`` by copy(); else worked out from them).
-        self.bans = bans
-        if conds and not bans:
-            for c in conds:
-                self.bans |= c[3]
+        self.bans = bans if bans or not conds else _union_bans(conds)
         if veiled:
             self.set_condition(VEIL, True)
         if aegis:
@@ -128,10 +134,7 @@ class Piece:
         """Give the piece condition ``cond`` (replacing it if it has it) or take it away."""
         kept = tuple(c for c in self.conds if c[0] != cond.name)
         self.conds = (*kept, (cond.name, value, stamp, cond.bans, cond.ends)) if on else kept
-        bans = 0
-        for c in self.conds:
-            bans |= c[3]
-        self.bans = bans
+        self.bans = _union_bans(self.conds)
 
     def expire(self, ends: str, before: int) -> bool:
         """Remove the conditions that end at ``ends`` and were gained before turn
@@ -140,10 +143,7 @@ class Piece:
         if len(kept) == len(self.conds):
             return False
         self.conds = kept
-        bans = 0
-        for c in kept:
-            bans |= c[3]
-        self.bans = bans
+        self.bans = _union_bans(kept)
         return True
 
     def flags(self) -> int:
@@ -569,7 +569,7 @@ class State:
         frame = self.stack[-1]
         kind = frame[0]
         probabilities: tuple[float, ...] = ()
-        if kind in ("deal", "roll") or kind in self._rules.chance_kinds:
+        if self.is_chance:
             probabilities = tuple(p for _, p in self.chance_outcomes())
         subject = self._subject(frame)
         return Decision(
@@ -907,6 +907,10 @@ class State:
                 self._emit("reduced", piece, by=cut)
             if amount <= 0:
                 return
+        self._lose_hp(piece, amount, crush, prevented)
+
+    def _lose_hp(self, piece: Piece, amount: int, crush: bool, prevented: str) -> None:
+        """The damage event, then (unless ``prevented``) the HP lost, V1 and the kill."""
         if self.events is not None:
             self._emit("damage", piece, amount=amount, crush=crush, prevented=prevented,
                        hp=piece.hp if prevented else max(0, piece.hp - amount))
@@ -921,15 +925,9 @@ class State:
     def deal_damage(self, piece: Piece, amount: int, preventable: bool = True) -> None:
         """Damage that is not a hit (M-MOD-9), for module rules: a condition's tick, say.
         ``preventable``: whether K-Aegis and T8 prevent it; no reduction applies."""
-        if not preventable and amount > 0:
-            if self.events is not None:
-                self._emit("damage", piece, amount=amount, crush=False, prevented="",
-                           hp=max(0, piece.hp - amount))
-            piece.hp -= amount
-            if piece.hero or self._vigil_reset_any:
-                self.eventful = True
-            if piece.hp <= 0:
-                self._kill(piece)
+        if not preventable:
+            if amount > 0:
+                self._lose_hp(piece, amount, False, "")
             return
         left, self._reduce_left = self._reduce_left, -1
         self._damage(piece, amount)
@@ -941,11 +939,15 @@ class State:
         rules = self._rules
         for h in rules.hit_bonus:
             damage += h.hit_bonus(self, attacker, target)
-        reduce = 0
-        for h in rules.reduction:
-            reduce += h.reduction(self, target)
-        self._reduce_left = reduce
+        self._reduce_left = self._reductions(target)
         return max(0, damage)
+
+    def _reductions(self, piece: Piece) -> int:
+        """M-MOD-9 step 4: how much the modules reduce damage to ``piece``."""
+        reduce = 0
+        for h in self._rules.reduction:
+            reduce += h.reduction(self, piece)
+        return reduce
 
     def _end_hit(self, attacker: Piece, target: Piece, card: str) -> None:
         self._reduce_left = -1
@@ -969,14 +971,13 @@ class State:
             self._end_hit(attacker, target, card)
         if self.result is None and attacker.id in self.pieces and self_damage:
             if self._rules.reduction:
-                self._reduce_left = sum(h.reduction(self, attacker)
-                                        for h in self._rules.reduction)
+                self._reduce_left = self._reductions(attacker)
             self._damage(attacker, self_damage)
             self._reduce_left = -1
 
     def add_base_condition(self, piece: Piece, name: str) -> None:
         """K-Veil or K-Aegis on ``piece``, with its event of the same name."""
-        piece.set_condition(VEIL if name == "veil" else AEGIS, True)
+        piece.set_condition(BASE_CONDITIONS[name], True)
         if self.events is not None:
             self._emit(name, piece)
 
@@ -1319,7 +1320,7 @@ class State:
                 for h in self._rules.round_end:
                     h.round_end(self)
                     if self.result is not None:
-                        return
+                        break
                 return
             self._end_round()
             if self.result is not None:
@@ -1359,21 +1360,25 @@ class State:
     def vigil_result(self) -> Result:
         """V2: the result if the Vigil ran out now (scores, then Hero damage, then Minions);
         with modules, their counts first (M-MOD-5: the reason is then ``points``)."""
-        for h in self._rules.verdict:
-            verdict = h.verdict(self)
-            if verdict is not None:
-                return Result(verdict[0], "points", self.vigil_scores(), verdict[1])
+        verdict = self._module_verdict()
+        if verdict is not None:
+            return Result(verdict[0], "points", self.vigil_scores(), verdict[1])
         winner, why = self.vigil_verdict()
         return Result(winner, "vigil", self.vigil_scores(), why)
 
     def vigil_leader(self) -> int | None:
         """V2: who would win if the Vigil ran out now (None: tied on every count), as
         :meth:`vigil_result` says, without making the Result (the AI asks at every leaf)."""
+        verdict = self._module_verdict()
+        return verdict[0] if verdict is not None else self.vigil_verdict()[0]
+
+    def _module_verdict(self) -> tuple[int | None, str] | None:
+        """M-MOD-5: the first module count that decides, in the modules' order."""
         for h in self._rules.verdict:
             verdict = h.verdict(self)
             if verdict is not None:
-                return verdict[0]
-        return self.vigil_verdict()[0]
+                return verdict
+        return None
 
     def vigil_verdict(self) -> tuple[int | None, str]:
         """V2: who would win if the Vigil ran out now, and on which count (the Result's
