@@ -68,3 +68,30 @@ def test_a_run_with_and_without_a_module_stores_both(tmp_path: object) -> None:
     run_spec(spec, run, workers=1)  # one worker plays here, where the module is registered
     frame = pl.concat([pl.read_parquet(p) for p in sorted(run.rglob("*.parquet"))])
     assert sorted(frame["modules"].to_list()) == ["", "smoulder"]
+
+
+def test_a_module_s_game_figures_reach_the_store_and_the_report(tmp_path: object) -> None:
+    """Hooks.game_stats: each game with the module names its figures, ``module.figure``;
+    the base game's games give none, and the report averages them over the games."""
+    from pathlib import Path
+
+    import polars as pl
+
+    from reliquary.lab.metrics import module_figures
+    from reliquary.lab.runner import run_spec
+    from reliquary.lab.store import Store
+
+    spec = parse_spec(BASE.replace("games_per_cell = 1", 'games_per_cell = 2\nfactions = "free"')
+                      + '[settings]\nmodules = [[], ["smoulder"]]\n', "m.toml")
+    run = Path(str(tmp_path)) / "run"
+    run_spec(spec, run, workers=1)
+    frame = pl.from_arrow(Store(run).arrow())
+    assert isinstance(frame, pl.DataFrame)
+    for modules, stats in zip(frame["modules"], frame["module_stats"], strict=True):
+        names = [s["name"] for s in stats]
+        assert names == (["smoulder.smouldered"] if modules else [])
+    table = module_figures(frame)
+    assert table["figure"].to_list() == ["smoulder.smouldered"]
+    values = [s["value"] for stats in frame["module_stats"] for s in stats]
+    assert table["games"].to_list() == [len(values)]
+    assert table["mean"][0] == pytest.approx(sum(values) / len(values))

@@ -8,7 +8,7 @@ smouldering. One option, ``smoulder.damage``, changes the damage.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -73,6 +73,12 @@ class SmoulderHooks(Hooks):
                 damage = piece.value(self.cond.name)
                 s.remove_condition(piece, self.cond.name)
                 s.deal_damage(piece, damage, preventable=False)
+
+
+    def game_stats(self, s: State, events: list[Any]) -> dict[str, float]:
+        started = [e for e in events if e.kind == "condition"
+                   and e.data.get("condition") == self.cond.name]
+        return {"smouldered": float(len(started))}
 
 
 def _hooks(content: Content, settings: Settings) -> Hooks:

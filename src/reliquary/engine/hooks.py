@@ -190,10 +190,15 @@ class Hooks:
         or not deciding."""
         return None
 
+    def game_stats(self, s: State, events: list[Any]) -> dict[str, float]:
+        """Figures of a finished game for the lab (its ``module_stats`` column), by
+        name, from the final state and the game's events; never called during play."""
+        return {}
+
 
 _HOOK_NAMES: Final = ("turn_start", "turn_end", "after_relic_home", "round_end",
                       "hit_bonus", "reduction", "after_hit", "on_kill", "interact_actions",
-                      "interact", "verdict")
+                      "interact", "verdict", "game_stats")
 
 
 def _overrides(hooks: Hooks, name: str) -> bool:

@@ -502,6 +502,24 @@ def regroups_kills(g: pl.DataFrame) -> pl.DataFrame:
     return pl.DataFrame(rows)
 
 
+def module_figures(g: pl.DataFrame) -> pl.DataFrame:
+    """figure, games, mean, low, high: the rule modules' per-game figures
+    (``module_stats``), each over the games that give it, with t intervals."""
+    schema = {"figure": pl.String, "games": pl.Int64, "mean": pl.Float64,
+              "low": pl.Float64, "high": pl.Float64}
+    if "module_stats" not in g.columns or g.is_empty():
+        return pl.DataFrame(schema=schema)
+    stats = g.select("module_stats").explode("module_stats").drop_nulls().unnest(
+        "module_stats")
+    rows = []
+    for (name,), frame in sorted(stats.group_by("name"), key=lambda t: str(t[0][0])):
+        values = frame["value"].to_numpy().astype(float)
+        mean, low, high = mean_interval(values)
+        rows.append({"figure": name, "games": len(values), "mean": mean, "low": low,
+                     "high": high})
+    return pl.DataFrame(rows, schema=schema)
+
+
 def branching(g: pl.DataFrame) -> dict[str, Any]:
     """Mean options at the card-play decision, per seat, with t intervals."""
     return {"key": mean_interval(g["play_options_key"].to_numpy()),

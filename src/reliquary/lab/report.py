@@ -405,6 +405,9 @@ def summary_tables(g: pl.DataFrame) -> list[tuple[str, pl.DataFrame]]:
     tables.append(("Mode usage", M.mode_usage(g)))
     tables.append(("Card and mode usage", M.card_mode_usage(g)))
     tables.append(("Kills, Regroups, rites and pick-ups per game", M.regroups_kills(g)))
+    figures = M.module_figures(g)
+    if not figures.is_empty():
+        tables.append(("Rule modules' figures per game", figures))
     return tables
 
 

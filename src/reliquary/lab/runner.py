@@ -25,6 +25,7 @@ from typing import Any
 from ..ai import evaluate, get_agent, sample_chance
 from ..content import default_content
 from ..engine import SIDES, Game, Option, Settings, State
+from ..engine.hooks import Rulebook
 from .spec import GameJob, LabSpec
 from .store import Store, settings_columns
 
@@ -202,9 +203,21 @@ def _row(job: GameJob, state: State, events: list[Any], rites: list[str | None],
         "plays": [{"seat": SIDES[p], "card": c, "mode": m, "n": n}
                   for (p, c, m), n in sorted(plays.items())],
         "eval_key": evals,
+        "module_stats": module_stats(state, events),
         "seconds": seconds,
     }
     return row
+
+
+def module_stats(state: State, events: list[Any]) -> list[dict[str, Any]]:
+    """The enabled modules' figures of a finished game (``Hooks.game_stats``), each named
+    ``module.figure``, in the order of the modules."""
+    if not state.settings.modules:
+        return []
+    hooks = Rulebook.of(state.content, state.settings).hooks
+    return [{"name": f"{module}.{name}", "value": float(value)}
+            for module, h in zip(state.settings.modules, hooks, strict=True)
+            for name, value in h.game_stats(state, events).items()]
 
 
 def _budget_text(budget: dict[str, Any]) -> str:

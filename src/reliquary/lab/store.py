@@ -88,6 +88,8 @@ def settings_columns(settings: Settings) -> dict[str, Any]:
 
 PLAY = pa.struct([("seat", pa.string()), ("card", pa.string()), ("mode", pa.string()),
                   ("n", pa.int32())])
+#: One figure a rule module gives of a game (``Hooks.game_stats``), named ``module.figure``.
+MODULE_STAT = pa.struct([("name", pa.string()), ("value", pa.float64())])
 
 #: Every column of the game table, in order (documented in docs/lab.md).
 SCHEMA = pa.schema([
@@ -115,6 +117,7 @@ SCHEMA = pa.schema([
     ("play_options_key", pa.float64()), ("play_options_skull", pa.float64()),
     ("plays", pa.list_(PLAY)),
     ("eval_key", pa.list_(pa.float32())),
+    ("module_stats", pa.list_(MODULE_STAT)),
     ("seconds", pa.float64()),
 ])
 
