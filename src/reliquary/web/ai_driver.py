@@ -6,6 +6,13 @@ of several processes serving the game one thinks; it asks the AI pool (or, in an
 without one, an agent in a thread) for each option, waits the display delay, and takes
 the decision through the decision path it was given, which stores it at the revision
 it was thought at (an undo or another process meanwhile: it thinks again).
+
+A think waits for a worker only while its player is there: when the game has had no
+watcher in this process (:meth:`reliquary.web.live.LiveHub.watching`) and no request
+(:meth:`AIDriver.kick`, called by every view, decision and undo) for
+``RELIQUARY_AI_ABSENT_S`` seconds, a think still queued is dropped and the turn waits
+for the player's return: their next view of the game starts it again. (A think already
+running in a worker goes on: its worker is spent either way.)
 """
 
 from __future__ import annotations
@@ -13,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import random
 import secrets
 import time
@@ -42,7 +50,8 @@ class AIDriver:
                  cached: Callable[[str], Session | None],
                  read: Callable[[str], Awaitable[Session]],
                  lock: Callable[[str], asyncio.Lock],
-                 take: Callable[[Session, Any], Awaitable[None]]) -> None:
+                 take: Callable[[Session, Any], Awaitable[None]],
+                 watched: Callable[[str], bool] | None = None) -> None:
         self.store = store
         self.pool = pool
         self.delay = delay
@@ -51,6 +60,12 @@ class AIDriver:
         self.lock = lock
         self.take = take
         self.tasks: dict[str, asyncio.Task[None]] = {}
+        # The player's presence: watched now (a live socket here), or last seen (a
+        # request of the game, monotonic time) within ``absent_s``.
+        self.watched = watched or (lambda _game_id: False)
+        self.seen: dict[str, float] = {}
+        self.absent_s = _absent_seconds()
+        self.dropped = 0  # thinks dropped because their player was gone
         self.rng = random.SystemRandom()
         # One thinker per AI game across processes: this process's name in the lease
         # (games.thinker), the lease's length, and how many AI decisions it thought of.
@@ -63,8 +78,20 @@ class AIDriver:
         task = self.tasks.get(game_id)
         return task is not None and not task.done()
 
+    def present(self, game_id: str) -> bool:
+        """Whether the game's player is there: watching it here, or seen lately."""
+        return (self.watched(game_id)
+                or time.monotonic() - self.seen.get(game_id, -math.inf) < self.absent_s)
+
+    def forget(self, game_id: str) -> None:
+        """Drop what is kept of a game that left the cache (its task is done)."""
+        self.tasks.pop(game_id, None)
+        self.seen.pop(game_id, None)
+
     def kick(self, game_id: str) -> None:
-        """Start the AI driver of a game if the AI is to decide and none runs."""
+        """Start the AI driver of a game if the AI is to decide and none runs; the game
+        was just asked about (a view, a decision, an undo), so its player is there."""
+        self.seen[game_id] = time.monotonic()
         session = self.cached(game_id)
         if session is None or session.row.mode != "ai" or session.state.is_terminal:
             return
@@ -119,8 +146,12 @@ class AIDriver:
             renewing = asyncio.get_running_loop().create_task(self._renew_lease(game_id))
             try:
                 if self.pool is not None:  # a worker process plans the turn; its plan is kept
-                    option = await self.pool.choose(game_id, snapshot, level, seed + session.seq,
-                                                  history, owner=session.row.host)
+                    think = asyncio.ensure_future(self.pool.choose(
+                        game_id, snapshot, level, seed + session.seq, history,
+                        owner=session.row.host))
+                    option = await self._unless_gone(game_id, think)
+                    if option is None:
+                        return held  # the player left: their next view starts it again
                 else:
                     agent = get_agent(level, seed=seed + session.seq)
                     option = await asyncio.to_thread(choose_remembering, agent, snapshot,
@@ -146,6 +177,27 @@ class AIDriver:
                 except WebError:
                     continue
 
+    async def _unless_gone(self, game_id: str, think: asyncio.Future[Any]) -> Any:
+        """``think``'s option, or None when the player left while it still waited for a
+        worker (it is cancelled: it leaves the queue)."""
+        assert self.pool is not None
+        try:
+            while True:
+                done, _ = await asyncio.wait({think}, timeout=ABSENT_LOOK_S)
+                if done:
+                    return think.result()
+                found = self.pool.status(game_id)
+                if (found is None or found[0] != "thinking") and not self.present(game_id):
+                    log.info("game %s: its player left; the AI's turn waits for them",
+                             game_id)
+                    self.dropped += 1
+                    return None
+        finally:
+            if not think.done():
+                think.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await think
+
     async def _renew_lease(self, game_id: str) -> None:
         """Renew the thinking lease every third of its length while the search runs."""
         while True:
@@ -159,6 +211,14 @@ class AIDriver:
 
 #: How often a process waiting on another's thinking lease looks at the game again.
 LEASE_LOOK_S = 0.5
+#: How often a queued think looks whether its player is still there.
+ABSENT_LOOK_S = 0.25
+
+
+def _absent_seconds() -> float:
+    """``RELIQUARY_AI_ABSENT_S``: how long a game without watcher or request counts as
+    left by its player, whose queued AI think is then dropped (seconds, default 30)."""
+    return env_number("RELIQUARY_AI_ABSENT_S", 30.0, low=0.1, high=86400, unit="seconds")
 
 
 def _lease_seconds() -> float:

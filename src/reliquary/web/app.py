@@ -68,6 +68,7 @@ def create_app(db_url: str | None = None, ai_delay: float | None = None,
     manager = Manager(store, content, ai_delay=delay,
                       expire_after=limits.expire_after_s or None,
                       lobby_per_client=limits.lobby_per_client,
+                      ai_games_per_client=limits.ai_games_per_client,
                       ai=pool, live=hub, clocks=clocks)
     capacity = Capacity(manager, pool, hub, clocks, limits)
 

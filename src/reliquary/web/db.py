@@ -107,6 +107,11 @@ WAITING = (games.c.public == 1) & games.c.open_seat.is_not(None)
 Index("games_lobby", games.c.status, games.c.finished, games.c.created,
       sqlite_where=WAITING, postgresql_where=WAITING)
 Index("games_waiting_host", games.c.host, sqlite_where=WAITING, postgresql_where=WAITING)
+#: Games against the AI in play, per client: a partial index, so the cap on them
+#: (:meth:`Store.ai_games_of`) reads a client's few entries.
+AI_IN_PLAY = (games.c.mode == "ai") & (games.c.finished == 0)
+Index("games_ai_host", games.c.host, games.c.touched,
+      sqlite_where=AI_IN_PLAY, postgresql_where=AI_IN_PLAY)
 
 moves = Table(
     "moves", metadata,
@@ -361,6 +366,15 @@ class Store:
                 select(func.count()).select_from(games)
                 .where(WAITING, games.c.host == host, games.c.status == ACTIVE,
                        games.c.finished == 0, games.c.touched >= touched_after)).scalar_one())
+
+    def ai_games_of(self, host: str, touched_after: float) -> int:
+        """How many unfinished games against the AI of the client ``host`` were played in
+        (a decision stored, or created) since ``touched_after``."""
+        with self.engine.connect() as conn:
+            return int(conn.execute(
+                select(func.count()).select_from(games)
+                .where(AI_IN_PLAY, games.c.host == host, games.c.status == ACTIVE,
+                       games.c.touched >= touched_after)).scalar_one())
 
     # ------------------------------------------------------------------ housekeeping
     def quarantine(self, game_id: str, problem: str) -> None:

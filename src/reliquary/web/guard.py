@@ -74,6 +74,7 @@ class Limits:
     expire_after_s: float = 7 * 24 * 3600.0   # an unfinished game untouched this long expires
     body_timeout_s: float = 10.0              # a request body must arrive within (408)
     lobby_per_client: int = 3                 # public games of one client in the lobby
+    ai_games_per_client: int = 8              # games against the AI of one client in play
     hints_per_minute: float = 20.0            # hints per client, and per game …
     hints_burst: int = 5                      # … with this many at once (one per game)
 

@@ -123,6 +123,10 @@ class LiveHub:
         if event is not None:
             event.set()
 
+    def watching(self, game_id: str) -> bool:
+        """Whether a watcher of ``game_id`` is connected to this process."""
+        return game_id in self._watchers
+
     def _event(self, game_id: str) -> asyncio.Event:
         event = self._events.get(game_id)
         if event is None:

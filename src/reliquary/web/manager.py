@@ -63,6 +63,9 @@ if TYPE_CHECKING:
     from .live import LiveHub
 
 log = logging.getLogger(__name__)
+#: A game against the AI counts as in play (for the cap on them per client) while
+#: unfinished and played in within this many seconds.
+AI_IN_PLAY_S = 3600.0
 #: "The game row was not read yet" (a fetched row may be None: no such game).
 UNREAD: Any = object()
 T = TypeVar("T")
@@ -96,9 +99,11 @@ class Manager:
     def __init__(self, store: Store, content: Content, ai_delay: float = 0.2,
                  max_sessions: int = 1000, expire_after: float | None = None,
                  lobby_per_client: int = 3, *, ai: AIPool | None = None,
-                 live: LiveHub | None = None, clocks: Clocks | None = None) -> None:
+                 live: LiveHub | None = None, clocks: Clocks | None = None,
+                 ai_games_per_client: int = 8) -> None:
         self.store = store
         self.lobby_per_client = lobby_per_client
+        self.ai_games_per_client = ai_games_per_client
         self.content = content
         self.ai_delay = ai_delay
         self.expire_after = expire_after
@@ -113,7 +118,8 @@ class Manager:
         self.live = live
         self.clocks = clocks
         self.driver = AIDriver(store, ai, delay=ai_delay, cached=self.sessions.get,
-                               read=self.asession, lock=self.lock, take=self._take)
+                               read=self.asession, lock=self.lock, take=self._take,
+                               watched=live.watching if live is not None else None)
 
     # ------------------------------------------------------------------ loading
     def lock(self, game_id: str) -> asyncio.Lock:
@@ -186,7 +192,7 @@ class Manager:
         for game_id in list(self.sessions)[:max(0, len(self.sessions) - self.max_sessions)]:
             if not self.lock(game_id).locked() and not self.driver.running(game_id):
                 del self.sessions[game_id]
-                self.driver.tasks.pop(game_id, None)
+                self.driver.forget(game_id)
                 self.locks.pop(game_id, None)
 
     def session(self, game_id: str, fetched: Any = UNREAD) -> Session:
@@ -288,7 +294,9 @@ class Manager:
         """:meth:`create`, writing the game off the event loop (:meth:`Store.run`).
 
         ``host``: who asks (:func:`reliquary.web.guard.client_key`); a client may have
-        at most ``lobby_per_client`` public games waiting in the lobby (429 beyond)."""
+        at most ``lobby_per_client`` public games waiting in the lobby, and at most
+        ``ai_games_per_client`` games against the AI in play (:data:`AI_IN_PLAY_S`),
+        each of which may ask the AI's workers for a search (429 beyond; 0: no cap)."""
         if how.get("public") and host is not None:
             waiting = await asyncio.to_thread(self.store.waiting_of, host,
                                               self.lobby_since())
@@ -296,6 +304,14 @@ class Manager:
                 raise WebError(429, f"this client already has {waiting} public games "
                                     "waiting in the lobby: wait for a guest, or share an "
                                     "invite link instead", "rate_limited")
+        if mode == "ai" and host is not None and self.ai_games_per_client:
+            playing = await asyncio.to_thread(self.store.ai_games_of, host,
+                                              time.time() - AI_IN_PLAY_S)
+            if playing >= self.ai_games_per_client:
+                raise WebError(429, f"this client already has {playing} games against the "
+                                    "AI in play: finish or resign one, or wait an hour "
+                                    "after its last move", "rate_limited",
+                               retry_after=60)
         session, write = self._new_game(mode, settings, **how)
         session.row.host = host
         session.row.rev = await self.store.run(functools.partial(write[0], host=host),
@@ -494,6 +510,9 @@ class Manager:
                 raise WebError(409, f"stale decision: it answers revision {clip(rev, 20)}, "
                                     f"but the game is at revision {session.rev}; reload the "
                                     "game", "stale", rev=session.rev)
+            if session.row.open_seat is not None:  # the host waits for the guest
+                raise WebError(409, "the guest has not joined yet: the game starts when "
+                                    "they open the invite link", "waiting_for_guest")
             decision = state.decision()
             if decision.player not in seats:
                 who = "chance" if decision.player == CHANCE else SIDES[decision.player]
@@ -549,13 +568,17 @@ class Manager:
             log.info("game %s: %s resigned", game_id, SIDES[loser])
             return self.conceded(session, loser, "resign", new_rev)
 
-    async def undo(self, game_id: str, token: Any, rev: Any) -> Session:
-        """Take back the asker's last turn (and the AI's reply after it)."""
+    async def undo(self, game_id: str, token: Any, rev: Any, *, agreed: bool = False
+                   ) -> Session:
+        """Take back the asker's last turn (and the AI's reply after it); ``agreed``: in
+        an online game, the opponent accepted the asker's take-back request
+        (:mod:`reliquary.web.social`), and their reply after it goes back too."""
         await self._known(game_id)
         async with self.lock(game_id):
             session = await self.asession(game_id)
             seats = self.seats_for(session, token, "undo")
-            if session.row.mode not in ("ai", "hotseat"):
+            if session.row.mode not in ("ai", "hotseat") and not (
+                    agreed and session.row.mode == "online"):
                 raise WebError(409, "undo is only for games on one screen or against the AI",
                                "undo_refused")
             if session.state.is_terminal:
@@ -565,7 +588,8 @@ class Manager:
                 raise WebError(409, f"stale undo: it answers revision {clip(rev, 20)}, but "
                                     f"the game is at revision {session.rev}; reload the game",
                                "stale", rev=session.rev)
-            ai = session.ai_seat() if session.row.mode == "ai" else None
+            ai = (session.ai_seat() if session.row.mode == "ai"
+                  else 1 - min(seats) if agreed else None)  # the reply goes back too
             count = undo_count(session.game.history, seats, ai)
             if count == 0:
                 raise WebError(409, "nothing to take back: a die was rolled or a card dealt "
