@@ -24,9 +24,9 @@ from collections.abc import Callable
 from typing import Any
 
 from reliquary._engine_build import engine_build
-from reliquary.cli.options import parse_option_value
 from reliquary.content import default_content
 from reliquary.engine import Settings, State
+from reliquary.engine.modules import parse_option_text
 from reliquary.selfplay import play_random_game
 
 AIM = 0.7
@@ -81,13 +81,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     content = default_content()
     base = Settings.from_dict({"size": args.size})
-    options = {}
-    for text in args.module_option:
-        key, eq, value = text.partition("=")
-        if not eq:
-            parser.error(f"{text!r}: write a module option as MODULE.OPTION=VALUE")
-        options[key.strip()] = parse_option_value(value.strip())
     try:
+        options = dict(parse_option_text(text) for text in args.module_option)
         on = Settings.from_dict({"size": args.size, "modules": args.module, **options})
     except ValueError as err:
         parser.error(str(err))

@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 import click
 
 from ..engine import SETTINGS_HELP, Settings
+from ..engine.modules import parse_option_text
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -68,24 +69,14 @@ def settings_from_options(params: dict[str, Any]) -> Settings:
     data: dict[str, Any] = {name: params.pop(name) for name in SETTING_PARAMS}
     modules = params.pop("modules", ())
     for text in params.pop("module_options", ()):
-        key, eq, value = text.partition("=")
-        if not eq or "." not in key:
-            raise click.BadParameter(f"{text!r}: write a module option as MODULE.OPTION=VALUE",
-                                     param_hint="--module-option")
-        data[key.strip()] = parse_option_value(value.strip())
+        try:
+            key, value = parse_option_text(text)
+        except ValueError as err:
+            raise click.BadParameter(str(err), param_hint="--module-option") from None
+        data[key] = value
     if modules:
         data["modules"] = list(modules)
     try:
         return Settings.from_dict(data)
     except ValueError as err:
         raise click.BadParameter(str(err)) from None
-
-
-def parse_option_value(text: str) -> Any:
-    """A module option's value from the command line: a whole number, a list (``a,b``;
-    ``,`` alone is the empty list) or a name."""
-    if text.lstrip("-").isdigit():
-        return int(text)
-    if "," in text:
-        return [part.strip() for part in text.split(",") if part.strip()]
-    return text

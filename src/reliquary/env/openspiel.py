@@ -20,8 +20,9 @@ Player actions are those of :class:`reliquary.env.encoding.ActionSpace`, the fix
 action space the PettingZoo and Gymnasium environments use, relative to the player
 who acts (Skull sees the board turned half a turn); ``state.action_of(option)`` and
 ``state.option_of(action)`` map them to engine options. Chance actions have their own
-range (faction pairs, dealt cards, die faces). Observation and information-state
-tensors are the same planes as the environments' observations
+range (faction pairs, dealt cards, die faces, then the named outcomes of the rule
+modules chosen by the parameters ``modules`` and ``module_options``). Observation and
+information-state tensors are the same planes as the environments' observations
 (:class:`reliquary.env.encoding.Observer`), from the observing player's point of view,
 channels first like OpenSpiel's own board games (``[planes, n, n]``; the parameter
 ``layout="channels_last"`` gives the older ``[n, n, planes]``), so that
@@ -44,6 +45,8 @@ import pyspiel
 
 from .. import default_content
 from ..engine import Option, Settings, State, format_option
+from ..engine.hooks import Rulebook
+from ..engine.modules import parse_option_text
 from .encoding import LAYOUTS, ActionSpace, Observer
 
 SHORT_NAME = "python_reliquary"
@@ -57,7 +60,8 @@ _DEFAULTS: dict[str, Any] = {"size": 8, "los": "geometric", "first_turn": "no_da
                              "round_cap": 100, "regroup_limit": -1, "vigil_reset": "any",
                              "vigil_start": 6, "killed_minions": "pool",
                              "key_faction": "", "skull_faction": "",
-                             "layout": "channels_first", "modules": ""}
+                             "layout": "channels_first", "modules": "",
+                             "module_options": ""}
 
 # Chance action ranges: a faction pair, a dealt card, a die face.
 _CH_PAIR, _CH_DEAL = 0, len(_PAIRS)
@@ -66,21 +70,29 @@ _MAX_CHANCE = _CH_ROLL + 6
 
 
 def _settings(params: dict[str, Any]) -> Settings:
-    if str(params.get("modules", "")):
-        # Its action and chance ranges are fixed when the game is registered; a module's
-        # decisions and chance kinds would need ranges of their own (docs/modules.md).
-        raise ValueError("python_reliquary does not take rule modules yet (parameter "
-                         f"modules={params['modules']!r}); the PettingZoo and Gymnasium "
-                         "environments do")
     size = int(params["size"])
     if not 8 <= size <= _MAX_SIZE:
         raise ValueError(f"size must be 8 to {_MAX_SIZE}, not {size}")
     limit = int(params["regroup_limit"])
+    modules = [m for m in str(params.get("modules", "")).split("+") if m]
+    options = dict(_module_option(text) for text in
+                   str(params.get("module_options", "")).split(";") if text.strip())
     return Settings.from_dict({
         "size": size, "los": params["los"], "first_turn": params["first_turn"],
         "round_cap": int(params["round_cap"]),
         "regroup_limit": None if limit < 0 else limit, "vigil_reset": params["vigil_reset"],
-        "vigil_start": int(params["vigil_start"]), "killed_minions": params["killed_minions"]})
+        "vigil_start": int(params["vigil_start"]), "killed_minions": params["killed_minions"],
+        **({"modules": modules} if modules else {}), **options})
+
+
+def _module_option(text: str) -> tuple[str, Any]:
+    """``module.option:value`` (a list as ``a/b``): OpenSpiel's game strings keep no
+    ``=`` or ``,`` inside a parameter's value."""
+    key, colon, value = text.partition(":")
+    if not colon:
+        raise ValueError(f"module_options: {text!r}: write each option as "
+                         "module.option:value, separated by ';' (a list as a/b)")
+    return parse_option_text(f"{key}={value.replace('/', ',') if '/' in value else value}")
 
 
 def _fixed_factions(params: dict[str, Any]) -> tuple[str, str] | None:
@@ -93,14 +105,30 @@ def _fixed_factions(params: dict[str, Any]) -> tuple[str, str] | None:
     return fixed
 
 
-_ACTIONS: dict[int, ActionSpace] = {}
+_ACTIONS: dict[tuple[int, Settings | None], ActionSpace] = {}
 
 
-def action_space(size: int) -> ActionSpace:
-    """The players' action space on a board of side ``size`` (shared, built once)."""
-    if size not in _ACTIONS:
-        _ACTIONS[size] = ActionSpace(_CONTENT, size)
-    return _ACTIONS[size]
+def action_space(size: int, settings: Settings | None = None) -> ActionSpace:
+    """The players' action space on a board of side ``size`` (shared, built once), with
+    the actions of ``settings``' rule modules after the base ranges."""
+    key = (size, settings if settings is not None and settings.modules else None)
+    if key not in _ACTIONS:
+        _ACTIONS[key] = ActionSpace(_CONTENT, size, key[1])
+    return _ACTIONS[key]
+
+
+#: Module chance outcomes written as values (notation "value") take ``0 ≤ v < _VALUES``.
+_VALUES = 64
+
+
+def _module_chance(actions: ActionSpace) -> tuple[int, int, int]:
+    """Where the modules' chance outcomes start, after the base ones: the names their
+    decisions offer (the same list as the players' module actions), then values, then
+    squares; and the number of chance outcomes in all."""
+    names = _MAX_CHANCE
+    values = names + len(actions.names)
+    squares = values + _VALUES
+    return names, values, squares
 
 
 def _game_type() -> pyspiel.GameType:
@@ -129,7 +157,9 @@ class ReliquaryGame(pyspiel.Game):
     """Reliquary for OpenSpiel. Parameters: ``size`` (8–12), ``los``, ``first_turn``,
     ``round_cap`` (D19, default 100 to bound the game length), the variants
     ``regroup_limit`` (−1: none), ``vigil_reset``, ``vigil_start``, ``killed_minions``
-    (RULES.md §11), ``key_faction`` and ``skull_faction`` (empty: drawn by chance)."""
+    (RULES.md §11), ``key_faction`` and ``skull_faction`` (empty: drawn by chance),
+    ``modules`` (rule modules joined by ``+``, e.g. ``"conditions+keepers"``) and
+    ``module_options`` (``;``-separated ``module.option:value``, a list as ``a/b``)."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = {**_DEFAULTS, **(params or {})}
@@ -138,12 +168,15 @@ class ReliquaryGame(pyspiel.Game):
         if params["layout"] not in LAYOUTS:
             raise ValueError(f"layout must be one of {', '.join(LAYOUTS)}, "
                              f"not {params['layout']!r}")
-        actions = action_space(settings.size)
-        # Setup takes under 60 decisions; a turn under 12 (a Rapture has the most).
-        max_length = 80 + settings.round_cap * 2 * 12
+        actions = action_space(settings.size, settings)
+        # Setup takes under 60 decisions; a turn under 12 (a Rapture has the most), and
+        # a module's steps are bounded by as many again.
+        per_turn = 24 if settings.modules else 12
+        max_length = (160 if settings.modules else 80) + settings.round_cap * 2 * per_turn
         info = pyspiel.GameInfo(
             num_distinct_actions=actions.size,
-            max_chance_outcomes=_MAX_CHANCE,
+            max_chance_outcomes=(_module_chance(actions)[2] + actions.area
+                                 if settings.modules else _MAX_CHANCE),
             num_players=2,
             min_utility=-1.0,
             max_utility=1.0,
@@ -165,7 +198,7 @@ class ReliquaryGame(pyspiel.Game):
         game = {**_DEFAULTS, **self.get_parameters()}
         perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
         return ReliquaryObserver(int(game["size"]), perfect_recall, str(game["layout"]),
-                                 named=planes == "named")
+                                 named=planes == "named", settings=_settings(game))
 
 
 class _EngineHolder:
@@ -192,7 +225,7 @@ class ReliquaryState(pyspiel.State):
         # clone a game object rebuilt from its parameters.
         params = {**_DEFAULTS, **game.get_parameters()}
         settings = _settings(params)
-        self.actions = action_space(settings.size)
+        self.actions = action_space(settings.size, settings)
         self._engine = _EngineHolder(engine if engine is not None
                                      else State(_CONTENT, settings))
         self.factions = factions or _fixed_factions(params)
@@ -243,14 +276,39 @@ class ReliquaryState(pyspiel.State):
         if self._factions_pending():
             p = 1.0 / len(_PAIRS)
             return [(_CH_PAIR + i, p) for i in range(len(_PAIRS))]
-        out = []
-        for option, p in self.engine.chance_outcomes():
-            if isinstance(option, str):
-                out.append((_CH_DEAL + _CARDS.index(option), p))
-            else:
-                assert isinstance(option, int)
-                out.append((_CH_ROLL + option - 1, p))
-        return sorted(out)
+        return sorted((self._chance_action(option), p)
+                      for option, p in self.engine.chance_outcomes())
+
+    def _chance_action(self, option: Option) -> int:
+        frame = self.engine.stack[-1][0]
+        if frame == "deal":
+            assert isinstance(option, str)
+            return _CH_DEAL + _CARDS.index(option)
+        if frame == "roll":
+            assert isinstance(option, int)
+            return _CH_ROLL + option - 1
+        # A module's chance (M-MOD-8): by how its outcomes are written.
+        names, values, squares = _module_chance(self.actions)
+        notation = Rulebook.of(_CONTENT, self.engine.settings).decisions[frame].notation
+        if notation == "id" and option in self.actions.names:
+            return names + self.actions.names.index(str(option))
+        if notation == "value" and isinstance(option, int) and 0 <= option < _VALUES:
+            return values + option
+        if notation == "square" and isinstance(option, int):
+            return squares + option
+        raise ValueError(f"chance outcome {option!r} of {frame!r} has no chance action: a "
+                         f"module's named outcomes must be among its action_names(), its "
+                         f"values 0 to {_VALUES - 1}")
+
+    def _chance_option(self, action: int) -> Option:
+        if action < _CH_ROLL:
+            return _CARDS[action - _CH_DEAL]
+        if action < _MAX_CHANCE:
+            return action - _CH_ROLL + 1
+        names, values, squares = _module_chance(self.actions)
+        if action < values:
+            return self.actions.names[action - names]
+        return action - values if action < squares else action - squares
 
     def _apply_action(self, action: int) -> None:
         if self.is_chance_node():
@@ -258,10 +316,7 @@ class ReliquaryState(pyspiel.State):
                 self.factions = _PAIRS[action - _CH_PAIR]
                 self._settle()
                 return
-            if action < _CH_ROLL:
-                self.engine.apply(_CARDS[action - _CH_DEAL])
-            else:
-                self.engine.apply(action - _CH_ROLL + 1)
+            self.engine.apply(self._chance_option(action))
         else:
             self.engine.apply(self.actions.decode(action, self.engine.current_player))
         self._settle()
@@ -272,7 +327,10 @@ class ReliquaryState(pyspiel.State):
                 return "factions:" + "/".join(_PAIRS[action - _CH_PAIR])
             if action < _CH_ROLL:
                 return "deal:" + _CARDS[action - _CH_DEAL]
-            return f"roll:{action - _CH_ROLL + 1}"
+            if action < _MAX_CHANCE:
+                return f"roll:{action - _CH_ROLL + 1}"
+            kind = "square" if action >= _module_chance(self.actions)[2] else "chance"
+            return f"{kind}:{self._chance_option(action)}"
         return format_option(self.engine, self.actions.decode(action, player))
 
     def is_terminal(self) -> bool:
@@ -319,8 +377,8 @@ class ReliquaryObserver:
     position (or, with perfect recall, the history of actions)."""
 
     def __init__(self, size: int, perfect_recall: bool, layout: str = "channels_first",
-                 named: bool = False) -> None:
-        self.encoder = Observer(_CONTENT, size, layout)
+                 named: bool = False, settings: Settings | None = None) -> None:
+        self.encoder = Observer(_CONTENT, size, layout, settings)
         self.perfect_recall = perfect_recall
         self.tensor = np.zeros(int(np.prod(self.encoder.shape)), np.float32)
         self._whole = self.tensor.reshape(self.encoder.shape)

@@ -215,6 +215,21 @@ def option_value(settings: Settings, key: str) -> Any:
     return get(name).options[option].default
 
 
+def parse_option_text(text: str) -> tuple[str, Any]:
+    """``module.option=value`` as written on a command line or in a game parameter: the
+    key and its value, a whole number, a list (``a,b``; ``,`` alone is the empty list)
+    or a name. Whether the option exists is :func:`check_options`' question."""
+    key, eq, value = text.partition("=")
+    key, value = key.strip(), value.strip()
+    if not eq or "." not in key:
+        raise ValueError(f"{text!r}: write a module option as MODULE.OPTION=VALUE")
+    if value.lstrip("-").isdigit():
+        return key, int(value)
+    if "," in value:
+        return key, [part.strip() for part in value.split(",") if part.strip()]
+    return key, value
+
+
 def _did_you_mean(word: str, choices: Any) -> str:
     close = difflib.get_close_matches(word, list(choices), n=1)
     return f" (did you mean {close[0]!r}?)" if close else ""
