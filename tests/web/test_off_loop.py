@@ -1,6 +1,8 @@
 """On a database server every database call of a request runs off the event loop (a
 slow round trip then holds up only its own request): cache misses and catch-up
-(``get_game``, ``moves_of``), and the writes of create, claim/join, rematch, resign."""
+(``get_game``, ``moves_of``), the clock's times (``move_times``), and the writes of
+create, claim/join, rematch, resign; and the replay of a game missing from the cache
+runs in a thread."""
 
 from __future__ import annotations
 
@@ -14,11 +16,12 @@ import anyio
 import pytest
 from fastapi.testclient import TestClient
 
-from reliquary.web import create_app
+from reliquary.web import create_app, manager
 from reliquary.web.db import Store
+from reliquary.web.games import new_session
 
 WATCHED = ("get_game", "moves_of", "create_game", "claim_seat", "set_rematch", "add_moves",
-           "concede", "truncate", "lobby", "delete_game")
+           "concede", "truncate", "lobby", "delete_game", "move_times")
 
 
 @pytest.fixture
@@ -43,6 +46,18 @@ def on_loop(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
             return _original(self, *args, **kwargs)
 
         monkeypatch.setattr(Store, name, watched)
+
+    def replayed(row: Any, content: Any, tokens: Any) -> Any:
+        tokens = list(tokens)
+        if tokens:  # a replay (a new game's empty start is no work)
+            try:
+                asyncio.get_running_loop()
+                seen.append("replay")
+            except RuntimeError:
+                pass
+        return new_session(row, content, tokens)
+
+    monkeypatch.setattr(manager, "new_session", replayed)
     yield seen
 
 
@@ -50,7 +65,8 @@ def test_requests_touch_the_database_only_off_the_loop(tmp_path: Path,
                                                        on_loop: list[str]) -> None:
     db = f"sqlite:///{tmp_path / 'g.db'}"
     with TestClient(create_app(db, ai_delay=0)) as a, TestClient(create_app(db, ai_delay=0)) as b:
-        host = a.post("/api/games", json={"mode": "online", "public": True}).json()
+        host = a.post("/api/games", json={"mode": "online", "public": True, "clock": {
+            "initial_s": 600, "increment_s": 5}}).json()
         gid = host["id"]
         assert b.get("/api/lobby").json()["games"]
         guest = b.post(f"/api/games/{gid}/join", json={}).json()  # b: a cache miss

@@ -12,7 +12,7 @@ current decision is *running*. ``increment_s`` is added each time a side's turn 
 computes the same clocks from the database.
 
 A side whose time is used up loses: each time the web layer reads a game
-(:meth:`reliquary.web.games.Manager.session`) it asks :meth:`Clocks.expired`, stores
+(:meth:`reliquary.web.manager.Manager.session`) it asks :meth:`Clocks.expired`, stores
 the concession (:meth:`reliquary.web.db.Store.concede`, moving the revision on, so a
 decision racing it is refused as stale; a resignation is stored the same way), ends
 the game with the engine's ``Game.concede(loser,
@@ -37,7 +37,7 @@ from typing import Any
 from sqlalchemy import select
 
 from ..engine import CHANCE, SIDES, State
-from .db import games, moves
+from .db import games
 
 log = logging.getLogger(__name__)
 
@@ -67,25 +67,30 @@ class Clocks:
         self._heap: list[tuple[float, str]] = []
         self._wakeup: asyncio.Event | None = None
 
-    # -- reading the stored times --------------------------------------------------
-    def _track(self, game_id: str, seq: int) -> _Track:
-        """The stored times of the first ``seq`` decisions (reads only the new ones)."""
+    # -- the stored times, read by the caller -------------------------------------
+    # The clocks never read the database themselves: the game keeper asks which times
+    # are missing (:meth:`wanted`), reads them off the event loop
+    # (:meth:`reliquary.web.db.Store.move_times`) and hands them over (:meth:`add`).
+    def wanted(self, game_id: str, seq: int) -> tuple[int, int] | None:
+        """The decision indexes ``(start, stop)`` whose stored times are still to be
+        read for a game of ``seq`` decisions (None: all are here). A game that went
+        back (an undo) starts over."""
         track = self._tracks.get(game_id)
         if track is None or len(track.times) > seq:
             track = self._tracks[game_id] = _Track()
-        if len(track.times) < seq:
-            with self.engine.connect() as conn:
-                rows = conn.execute(
-                    select(moves.c.idx, moves.c.player, moves.c.created)
-                    .where(moves.c.game_id == game_id, moves.c.idx >= len(track.times),
-                           moves.c.idx < seq)
-                    .order_by(moves.c.idx)).all()
-            for row in rows:
-                if row.idx != len(track.times):
-                    break  # a gap: another writer mid-way; read again next time
-                track.times.append(float(row.created))
-                track.players.append(int(row.player))
-        return track
+        have = len(track.times)
+        return (have, seq) if have < seq else None
+
+    def add(self, game_id: str, start: int, rows: list[tuple[int, int, float]]) -> None:
+        """Keep the stored ``(index, player, time)`` of decisions from ``start`` on."""
+        track = self._tracks.setdefault(game_id, _Track())
+        if start != len(track.times):
+            return  # read for an older length: the next read catches up
+        for idx, player, created in rows:
+            if idx != len(track.times):
+                break  # a gap: another writer mid-way; read again next time
+            track.times.append(float(created))
+            track.players.append(int(player))
 
     def forget(self, game_id: str) -> None:
         self._tracks.pop(game_id, None)
@@ -105,8 +110,8 @@ class Clocks:
         start = first_turn_index(history)
         used = [0.0, 0.0]
         running: int | None = None
-        if start is not None:
-            track = self._track(game_id, len(history))
+        track = self._tracks.get(game_id)
+        if start is not None and track is not None:
             times = track.times
             if len(times) == len(history):
                 started = [False, False]  # each side's first turn decision is free

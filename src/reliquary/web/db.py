@@ -259,6 +259,14 @@ class Store:
             return None
         return [(r.token, r.player) for r in rows if r.token is not None]
 
+    def move_times(self, game_id: str, start: int, stop: int
+                   ) -> list[tuple[int, int, float]]:
+        """``(index, player, time stored)`` of decisions ``start`` to ``stop - 1``."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(_MOVE_TIMES, {"b_id": game_id, "b_start": start,
+                                              "b_stop": stop}).all()
+        return [(int(r.idx), int(r.player), float(r.created)) for r in rows]
+
     def count_moves(self, game_id: str) -> int:
         row = self.get_game(game_id)
         return 0 if row is None else row.seq
@@ -478,6 +486,10 @@ def lobby_query(limit: int) -> Select[Any]:
 
 
 _GET_GAME = select(games).where(games.c.id == bindparam("b_id"))
+_MOVE_TIMES = (select(moves.c.idx, moves.c.player, moves.c.created)
+               .where(moves.c.game_id == bindparam("b_id"),
+                      moves.c.idx >= bindparam("b_start"), moves.c.idx < bindparam("b_stop"))
+               .order_by(moves.c.idx))
 _ADVANCE = (update(games)
             .where(games.c.id == bindparam("b_id"), games.c.rev == bindparam("b_rev"),
                    games.c.seq == bindparam("b_start"), games.c.status == ACTIVE)

@@ -69,10 +69,11 @@ AI_IN_PLAY_S = 3600.0
 #: "The game row was not read yet" (a fetched row may be None: no such game).
 UNREAD: Any = object()
 T = TypeVar("T")
-#: A database call that loading needs: a read or a write, the function, its arguments.
-READ, WRITE = "read", "write"
+#: A call that loading needs: a database read or write, or other slow work (a replay),
+#: the function and its arguments.
+READ, WRITE, WORK = "read", "write", "work"
 Call = tuple[str, Callable[..., Any], tuple[Any, ...]]
-#: Loading steps: a generator yielding database calls, given their results, returning T.
+#: Loading steps: a generator yielding such calls, given their results, returning T.
 Steps = Generator[Call, Any, T]
 
 
@@ -173,8 +174,9 @@ class Manager:
             row = yield from self._head_steps(game_id)  # written meanwhile: read both again
         else:
             raise WebError(503, "the game is changing too fast to load; try again", "busy")
-        try:
-            session = new_session(row, self.content, (t for t, _ in stored))
+        try:  # the replay: in a thread when served (a long game takes milliseconds)
+            session: Session = yield (WORK, new_session,
+                             (row, self.content, [t for t, _ in stored]))
         except Exception as err:  # any failure to replay: report it, set the game aside
             log.error("game %s does not replay; quarantined", game_id, exc_info=True)
             self.forget(game_id)
@@ -194,38 +196,63 @@ class Manager:
                 del self.sessions[game_id]
                 self.driver.forget(game_id)
                 self.locks.pop(game_id, None)
+                if self.clocks is not None:
+                    self.clocks.forget(game_id)
 
     def session(self, game_id: str, fetched: Any = UNREAD) -> Session:
         """The game exactly as stored now (other processes' writes and undos included),
-        ended on time if its clock ran out (:meth:`_on_time`)."""
-        return self._on_time(_run_now(self._stored_steps(game_id, fetched)))
+        ended on time if its clock ran out (:meth:`_timed_steps`)."""
+        return _run_now(self._timed_steps(game_id, fetched))
 
     async def asession(self, game_id: str) -> Session:
-        """:meth:`session` with every database call (the row, a catch-up, a reload) off
-        the event loop on a database server (:meth:`Store.read`, :meth:`Store.run`)."""
-        return self._on_time(await self._run_off_loop(self._stored_steps(game_id)))
+        """:meth:`session` with every database call (the row, a catch-up, a reload, the
+        clock's times) off the event loop on a database server (:meth:`Store.read`,
+        :meth:`Store.run`), and a replay in a thread."""
+        return await self._run_off_loop(self._timed_steps(game_id))
 
-    def _on_time(self, session: Session) -> Session:
-        """End ``session`` on time if the side to move has used up its clock (stored,
-        watchers told); the game as it now stands."""
-        row = session.row
-        clock = Clocks.settings(row.options, row.mode)
-        if self.clocks is None or clock is None:
+    def _timed_steps(self, game_id: str, fetched: Any = UNREAD) -> Steps[Session]:
+        """The game as stored, ended on time if the side to move has used up its clock
+        (stored, watchers told)."""
+        session = yield from self._stored_steps(game_id, fetched)
+        clock = yield from self._clock_steps(session)
+        if clock is None:
             return session
+        assert self.clocks is not None
         loser = self.clocks.expired(session.id, clock, session.state, session.game.history)
         if loser is None:
             return session
+        row = session.row
         if row.finished:  # stored by a version before stored concessions: derive it
             session.game.concede(loser, "timeout")
             return session
         try:  # the one way a concession is stored (a resignation goes the same way)
-            rev = self.store.concede(session.id, row.rev, session.seq, loser, "timeout")
+            rev = yield (WRITE, self.store.concede,
+                         (session.id, row.rev, session.seq, loser, "timeout"))
         except StaleError:  # a decision came first after all: read the game again
             self.forget(session.id)
-            return self.session(session.id)
-        self.clocks.forget(session.id)
+            return (yield from self._timed_steps(session.id))
         log.info("game %s: %s lost on time", session.id, SIDES[loser])
         return self.conceded(session, loser, "timeout", rev)
+
+    def _clock_steps(self, session: Session) -> Steps[dict[str, float] | None]:
+        """Read the stored times of the game's decisions that its clock has not read
+        yet; the clock's settings (None: a game without a clock, or no clocks here)."""
+        clock = Clocks.settings(session.row.options, session.row.mode)
+        if self.clocks is None or clock is None:
+            return None
+        wanted = self.clocks.wanted(session.id, session.seq)
+        if wanted is not None:
+            rows = yield (READ, self.store.move_times, (session.id, *wanted))
+            self.clocks.add(session.id, wanted[0], rows)
+        return clock
+
+    async def _clock_read(self, session: Session) -> None:
+        """After a stored decision: the clock's new times, read off the event loop (a
+        failed read is not the decision's: the next view of the game reads them)."""
+        try:
+            await self._run_off_loop(self._clock_steps(session))
+        except Exception:
+            log.warning("reading the clock of game %s failed", session.id, exc_info=True)
 
     def view(self, session: Session, seats: frozenset[int], upto: int | None = None,
              token: str | None = None) -> dict[str, Any]:
@@ -243,8 +270,11 @@ class Manager:
             kind, fn, args = next(steps)
             while True:
                 try:
-                    runner = self.store.read if kind is READ else self.store.run
-                    result = await runner(fn, *args)
+                    if kind is WORK:
+                        result = await asyncio.to_thread(fn, *args)
+                    else:
+                        runner = self.store.read if kind is READ else self.store.run
+                        result = await runner(fn, *args)
                 except Exception as err:
                     kind, fn, args = steps.throw(err)
                 else:
@@ -493,6 +523,7 @@ class Manager:
         session.row.touched = time.time()
         session.row.finished = session.state.is_terminal
         self._keep(session)
+        await self._clock_read(session)
         self.notify(session.id)
 
     async def decide(self, game_id: str, token: Any, rev: Any, option: Any) -> Session:
@@ -605,7 +636,7 @@ class Manager:
                 raise await self._stale(game_id, "undo") from None
             row = replace(session.row, rev=new_rev, undos=session.row.undos + 1, seq=keep,
                           finished=False)
-            fresh = new_session(row, self.content, tokens)
+            fresh = await asyncio.to_thread(new_session, row, self.content, tokens)
             self._keep(fresh)
             self.notify(game_id)
         self.driver.kick(game_id)
