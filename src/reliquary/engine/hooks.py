@@ -27,9 +27,17 @@ PREVENT_PUSH: Final = 8   # no push or pull, so no crush either (D13)
 NO_ATTACK: Final = 16     # cannot be the attacker (T3)
 NO_ACT: Final = 32        # cannot be the acting piece of INTERACT (M-MOD-3)
 NO_SUPPORT: Final = 64    # gives no Support (M-GLORY)
+#: An object, not a unit (M-KEEP-21's Wayshrine): no Minion or Hero for V2, the pool or
+#: the passives; no Veil chooses it, no friendly line or swap takes it, it blocks no LoS.
+OBJECT: Final = 128
+PINNED: Final = 256       # a push or pull never moves it: it is crushed instead (G7)
+#: Not a ban but a bit of the piece's all the same: its hits ignore the target's
+#: reductions (M-MOD-9 step 4; M-GLORY-41 Sundering).
+IGNORES_REDUCTIONS: Final = 512
 BAN_NAMES: Final[dict[str, int]] = {
     "move": NO_MOVE, "step": NO_STEP, "damage": PREVENT_DAMAGE, "push": PREVENT_PUSH,
-    "attack": NO_ATTACK, "act": NO_ACT, "support": NO_SUPPORT,
+    "attack": NO_ATTACK, "act": NO_ACT, "support": NO_SUPPORT, "object": OBJECT,
+    "pinned": PINNED, "ignore_reductions": IGNORES_REDUCTIONS,
 }
 
 # When a condition ends on its own.
@@ -93,7 +101,8 @@ class DecisionKind:
     chance: ClassVar[bool] = False
     help: ClassVar[str] = ""
     #: How its options are written (engine/notation.py): "square" (a board square),
-    #: "id" (a name from the content or the module), or "value" (a number).
+    #: "id" (a name from the content or the module), "value" (a number) or "step"
+    #: (``c1-c2``: a :class:`~reliquary.engine.types.Step`).
     notation: ClassVar[str] = "square"
 
     def player(self, s: State, frame: Frame) -> int:
@@ -137,6 +146,11 @@ class Hooks:
         """The module's part of a new game's state, if it keeps one."""
         return None
 
+    def setup(self, s: State) -> None:
+        """Setup after S7 (the relics placed), before the first turn: a module's setup
+        steps (M-GLORY-3's markers S8g, M-KEEP-2's S8k, M-GLORY-5's deal S9g). It may push
+        frames; the first turn starts after them."""
+
     def turn_start(self, s: State, player: int) -> None:
         """Turn start, after the core expiries (M-MOD-4)."""
 
@@ -149,20 +163,79 @@ class Hooks:
     def round_end(self, s: State) -> None:
         """Steps R1–R2 of the round end, before the Vigil (M-MOD-4)."""
 
+    def after_vigil(self, s: State) -> None:
+        """Step R4 of the round end, after the Vigil (V1) and before the end checks
+        (M-MOD-4): M-GLORY's End phase. May push decisions (M-MOD-7); ``s.vigil <= 0``
+        says the game ends at step R5."""
+
+    def ends_game(self, s: State) -> bool:
+        """Step R5 (M-MOD-4), after the Vigil's own check: whether the game ends now on
+        the points verdict (M-GLORY-9's last phase; the result is M-MOD-5's)."""
+        return False
+
     def hit_bonus(self, s: State, attacker: Piece, target: Piece) -> int:
-        """Step 1 of the hit (M-MOD-9): a bonus to the line's damage."""
+        """Step 1 of the hit (M-MOD-9): a bonus to the line's damage (the line's own
+        damage, before any bonus, is ``s.hit_line``)."""
         return 0
 
     def reduction(self, s: State, target: Piece) -> int:
         """Step 4 of the hit (M-MOD-9): how much the target's damage is reduced."""
         return 0
 
+    def reduced(self, s: State, piece: Piece, amount: int) -> None:
+        """A hit's reductions (M-MOD-9 step 4) took ``amount`` off the damage to ``piece``
+        (a once-per-round reduction is used up here: Warded, Devout)."""
+
+    def push_bonus(self, s: State, attacker: Piece) -> int:
+        """Squares added to the pushes and pulls of ``attacker``'s hits (M-GLORY-41
+        HeavyHand)."""
+        return 0
+
+    def on_damage(self, s: State, piece: Piece, amount: int, crush: bool) -> None:
+        """``piece`` lost ``amount`` HP (≥ 1; ``crush``: G7's crush damage), before a kill
+        it causes; damage that was prevented or reduced to 0 is not reported."""
+
+    def picked_up(self, s: State, piece: Piece, relic: int) -> None:
+        """``piece`` picked up the relic of ``relic`` (RL1)."""
+
     def after_hit(self, s: State, attacker: Piece, target: Piece, card: str) -> None:
         """After a hit is resolved (riders), the target still on the board or not."""
+
+    def attacker_chosen(self, s: State, piece: Piece, card: str) -> None:
+        """T3: ``piece`` was chosen to attack with ``card``, before its line is declared
+        (M-COND-13: Focus is used up here)."""
+
+    def target_declared(self, s: State, attacker: Piece, target: Piece, card: str,
+                        first: bool) -> bool:
+        """A target was chosen (the ``target`` decision, ``first``, or ``second_target``),
+        before any effect on it. Return True to hold the effect back: the module then
+        pushes its own frames and later calls ``s.resume_target`` (M-COND-51's Dread)."""
+        return False
+
+    def rolled(self, s: State, attacker: Piece, card: str, face: int) -> None:
+        """A table line's die came up ``face``, before its row acts (M-COND-30's riders
+        on table rows)."""
 
     def on_kill(self, s: State, piece: Piece) -> None:
         """A piece was killed (after RL3's drop; not called when a Hero's death ended the
         game)."""
+
+    def arrived(self, s: State, piece: Piece, frm: int, by_enemy: bool) -> None:
+        """A piece left ``frm`` by a move, step, push or pull (``by_enemy``: the other
+        side pushed or pulled it; before RL1 takes a relic lying there) or a swap (after
+        RL1): RL1–RL3 extended."""
+
+    def holds(self, s: State, piece: Piece) -> bool:
+        """Whether the piece carries something of the module's, so it takes no relic
+        (RL2 extended: at most one thing carried)."""
+        return False
+
+    def ruin_removed(self, s: State, sq: int) -> None:
+        """A Ruin left the board (Desecration), before the rite's new Minion is placed."""
+
+    def regroup_squares(self, s: State, player: int) -> list[int]:
+        """Empty squares besides the back row where REGROUP may place (T4)."""
+        return []
 
     def action_names(self) -> list[str]:
         """Every name this module's decisions and INTERACT actions may offer as an
@@ -198,7 +271,10 @@ class Hooks:
 
 _HOOK_NAMES: Final = ("turn_start", "turn_end", "after_relic_home", "round_end",
                       "hit_bonus", "reduction", "after_hit", "on_kill", "interact_actions",
-                      "interact", "verdict", "game_stats")
+                      "interact", "verdict", "game_stats", "setup", "arrived", "holds",
+                      "reduced", "ruin_removed", "regroup_squares",
+                      "attacker_chosen", "target_declared", "rolled", "after_vigil",
+                      "ends_game", "push_bonus", "on_damage", "picked_up")
 
 
 def _overrides(hooks: Hooks, name: str) -> bool:
@@ -240,12 +316,26 @@ class Rulebook:
         self.on_kill = tuple(h for h in hooks if _overrides(h, "on_kill"))
         self.verdict = tuple(h for h in hooks if _overrides(h, "verdict"))
         self.interact = tuple(h for h in hooks if _overrides(h, "interact_actions"))
+        self.attacker_chosen = tuple(h for h in hooks if _overrides(h, "attacker_chosen"))
+        self.target_declared = tuple(h for h in hooks if _overrides(h, "target_declared"))
+        self.rolled = tuple(h for h in hooks if _overrides(h, "rolled"))
+        self.after_vigil = tuple(h for h in hooks if _overrides(h, "after_vigil"))
+        self.ends_game = tuple(h for h in hooks if _overrides(h, "ends_game"))
+        self.push_bonus = tuple(h for h in hooks if _overrides(h, "push_bonus"))
+        self.on_damage = tuple(h for h in hooks if _overrides(h, "on_damage"))
+        self.picked_up = tuple(h for h in hooks if _overrides(h, "picked_up"))
+        self.arrived = tuple(h for h in hooks if _overrides(h, "arrived"))
+        self.holds = tuple(h for h in hooks if _overrides(h, "holds"))
+        self.ruin_removed = tuple(h for h in hooks if _overrides(h, "ruin_removed"))
+        self.regroup_squares = tuple(h for h in hooks if _overrides(h, "regroup_squares"))
+        self.setup = tuple(h for h in hooks if _overrides(h, "setup"))
+        self.reduced = tuple(h for h in hooks if _overrides(h, "reduced"))
         #: Whether any hook changes the hit (M-MOD-9): then the hit is worked out in full.
         self.shapes_hits = bool(self.hit_bonus or self.reduction or self.after_hit)
         #: Whether the turn or round end has module steps (M-MOD-4): the round's when a
         #: hook acts there or a condition ends there (R2).
         self.turn_steps = bool(self.turn_end or self.after_relic_home)
-        self.round_steps = bool(self.round_end) or any(
+        self.round_steps = bool(self.round_end or self.after_vigil) or any(
             c.ends == AT_ROUND_END for c in self.conditions.values())
         #: The module names whose state a game keeps, and how to make it.
         self.stateful = tuple((name, h) for name, h in zip(settings.modules, hooks, strict=True)

@@ -23,8 +23,12 @@ from .hooks import (
     AT_OWNER_TURN_START,
     AT_ROUND_END,
     BASE_CONDITIONS,
+    IGNORES_REDUCTIONS,
+    NO_ATTACK,
     NO_MOVE,
     NO_STEP,
+    OBJECT,
+    PINNED,
     PREVENT_DAMAGE,
     PREVENT_PUSH,
     VEIL,
@@ -205,6 +209,8 @@ class _Line:
         # What the T6 checks ask of every line, worked out once (read in hot loops).
         self.friendly = impl.friendly  # D9: enemies unless the text says friendly
         self.strict = line.strict_los or self.friendly  # D20: no carrier exception
+        # M-KEEP-D5: no Veil and no friendly line (Passage) takes an object (a Wayshrine).
+        self.shuns_objects = self.friendly or line.effect == "veil"
         self.melee = line.range == 1 and not line.los  # neighbours only, no line of sight
         self.always_legal = impl.always_legal  # T6: nothing to check
         self.gale = impl.stepping
@@ -397,6 +403,8 @@ class State:
         self.module_state: dict[str, ModuleState] = self._rules.new_module_state()
         #: What is left of the current hit's reductions (M-MOD-9); -1: no hit is on.
         self._reduce_left = -1
+        #: The current hit's line damage before any bonus (M-MOD-9), for hit_bonus hooks.
+        self.hit_line = 0
         #: When a list, the rules append an :class:`Event` for everything that happens
         #: (for logs and animation); None (the default, and in clones) records nothing.
         self.events: list[Event] | None = None
@@ -484,6 +492,7 @@ class State:
         modules = src.module_state
         self.module_state = {k: m.copy() for k, m in modules.items()} if modules else modules
         self._reduce_left = src._reduce_left
+        self.hit_line = src.hit_line
         self.events = None
 
     # ------------------------------------------------------------------ keys
@@ -664,6 +673,20 @@ class State:
             raise ValueError(f"reason must be one of {', '.join(CONCESSIONS)}, not {reason!r}")
         what = "ran out of time" if reason == "timeout" else "resigned"
         self._finish(Result(1 - loser, reason, detail=f"{PLAYER_NAMES[loser]} {what}"))
+
+    def agree_draw(self) -> None:
+        """End the game drawn because both players agreed to it (a front end's draw
+        offer, accepted): reason ``"agreed"``, no winner.
+
+        >>> from reliquary import new_game
+        >>> state = new_game(seed=None)
+        >>> state.agree_draw()
+        >>> state.result.winner, state.result.reason
+        (None, 'agreed')
+        """
+        if self.result is not None:
+            raise GameOverError(f"the game is over: {self.result}")
+        self._finish(Result(None, "agreed", detail="drawn by agreement"))
 
     def trigger(self, frame: Frame) -> None:
         """Ask for a decision right after the step that is being resolved (D11: a Grave
@@ -864,17 +887,24 @@ class State:
         self.board[frm] = EMPTY
         self.board[to] = piece.id
         piece.sq = to
+        if self._rules.arrived:  # RL1–RL3 extended by modules, before RL1's relic pickup
+            for h in self._rules.arrived:
+                h.arrived(self, piece, frm, by_enemy)
         self._arrive(piece)
 
     def _arrive(self, piece: Piece) -> None:
         """RL1: ending on the enemy relic's square picks it up."""
         relic = 1 - piece.owner
-        if self.relic_carrier[relic] < 0 and self.relic_sq[relic] == piece.sq:
+        if self.relic_carrier[relic] < 0 and self.relic_sq[relic] == piece.sq and not (
+                self._rules.holds and self.holds_module_item(piece)):
             self.relic_carrier[relic] = piece.id
             self.relic_sq[relic] = -1
             self.eventful = True
             if self.events is not None:
                 self._emit("pickup", piece, relic=relic)
+            if self._rules.picked_up:
+                for h in self._rules.picked_up:
+                    h.picked_up(self, piece, relic)
 
     def _step(self, piece: Piece, to: int) -> None:
         piece.stepped = True
@@ -891,6 +921,10 @@ class State:
         self.board[b.sq] = b.id
         self._arrive(a)
         self._arrive(b)
+        if self._rules.arrived:  # RL2: each keeps what it carries
+            for h in self._rules.arrived:
+                h.arrived(self, a, b.sq, False)
+                h.arrived(self, b, a.sq, False)
 
     def _damage(self, piece: Piece, amount: int, crush: bool = False) -> None:
         """Deal damage (G11), unless prevented (T8 first turn, K-Aegis); within a hit,
@@ -905,6 +939,8 @@ class State:
             amount -= cut
             if self.events is not None:
                 self._emit("reduced", piece, by=cut)
+            for h in self._rules.reduced:
+                h.reduced(self, piece, cut)
             if amount <= 0:
                 return
         self._lose_hp(piece, amount, crush, prevented)
@@ -919,6 +955,9 @@ class State:
         piece.hp -= amount
         if piece.hero or self._vigil_reset_any:  # V1; VAR2: Heroes only
             self.eventful = True
+        if self._rules.on_damage:
+            for h in self._rules.on_damage:
+                h.on_damage(self, piece, amount, crush)
         if piece.hp <= 0:
             self._kill(piece)
 
@@ -937,10 +976,20 @@ class State:
         """M-MOD-9 steps 1 and 4 for a hit on ``target``: the line damage with the
         modules' bonuses, and the reductions the hit's damage will meet."""
         rules = self._rules
+        self.hit_line = damage
         for h in rules.hit_bonus:
             damage += h.hit_bonus(self, attacker, target)
-        self._reduce_left = self._reductions(target)
+        # Sundering (M-GLORY-41): the hit meets no reduction.
+        self._reduce_left = (0 if attacker.bans & IGNORES_REDUCTIONS
+                             else self._reductions(target))
         return max(0, damage)
+
+    def _push_bonus(self, attacker: Piece) -> int:
+        """Squares the modules add to ``attacker``'s pushes and pulls (M-GLORY-41)."""
+        bonus = 0
+        for h in self._rules.push_bonus:
+            bonus += h.push_bonus(self, attacker)
+        return bonus
 
     def _reductions(self, piece: Piece) -> int:
         """M-MOD-9 step 4: how much the modules reduce damage to ``piece``."""
@@ -981,12 +1030,43 @@ class State:
         if self.events is not None:
             self._emit(name, piece)
 
+    def _target_held(self, attacker: Piece, target: Piece, card: str, first: bool) -> bool:
+        """Whether a module holds back the effect on a declared target (M-COND-51)."""
+        for h in self._rules.target_declared:
+            if h.target_declared(self, attacker, target, card, first):
+                return True
+        return False
+
+    def resume_target(self, attacker: Piece, target: Piece, card: str, first: bool) -> None:
+        """The effect on a target a module held back (:meth:`Hooks.target_declared`): the
+        line's effect on the first target, or the strike on the second."""
+        line = self._line(card, attacker)
+        if first:
+            line.impl.on_target(self, attacker, target, line, card)
+        else:
+            _strike(self, attacker, target, line, card)
+
     def remove_ruin(self, sq: int) -> None:
         """A Ruin leaves the board (Desecration)."""
         self.ruins &= ~(1 << sq)
         self.board[sq] = EMPTY
         if self.events is not None:
             self._emit("ruin_removed", square=sq)
+        for h in self._rules.ruin_removed:
+            h.ruin_removed(self, sq)
+
+    def holds_module_item(self, piece: Piece) -> bool:
+        """Whether a module says ``piece`` carries something of its own (RL2 extended)."""
+        return any(h.holds(self, piece) for h in self._rules.holds)
+
+    def remove_piece(self, piece: Piece) -> None:
+        """Take a piece off the board without a kill: no drop, no pool (a module rule
+        that replaces a piece, M-KEEP-20). It must carry no relic."""
+        self.board[piece.sq] = EMPTY
+        del self.pieces[piece.id]
+        self._own[piece.owner].remove(piece)
+        if self.events is not None:
+            self._emit("removed", piece)
 
     def is_spent(self, player: int, passive: str) -> bool:
         """Whether ``player`` has used the once-per-game passive called ``passive``."""
@@ -1036,7 +1116,7 @@ class State:
             return
         for h in self._rules.on_kill:
             h.on_kill(self, piece)
-        if piece.harrowed:  # D10: removed from the game
+        if piece.harrowed or piece.bans & OBJECT:  # D10: removed; an object: no Minion
             return
         fid = self.factions[owner]
         if fid is not None and self._tables.passives[fid].takes_killed(self, piece):
@@ -1050,6 +1130,10 @@ class State:
             if self.events is not None:
                 self._emit("push", piece, pull=pull, to=piece.sq, prevented="aegis")
             return False
+        if piece.bans & PINNED:  # it never moves: crushed where it stands
+            if self.events is not None:
+                self._emit("push", piece, pull=pull, to=piece.sq, prevented="")
+            return True
         geo = self.geometry
         n = geo.size
         dx = piece.sq % n - attacker_sq % n
@@ -1076,8 +1160,17 @@ class State:
         """T4: whether REGROUP could bring one of ``player``'s killed Minions back now (one
         waits in the pool, a square of their back row is empty, and VAR1 leaves a regroup)."""
         limit = self._regroup_limit
-        return (self.pool[player] > 0 and self._has_empty_back_row(player)
+        return (self.pool[player] > 0
+                and (self._has_empty_back_row(player) or bool(
+                    self._rules.regroup_squares and self._regroup_extra(player)))
                 and (limit < 0 or self.regroups[player] < limit))
+
+    def _regroup_extra(self, player: int) -> list[int]:
+        """Empty squares the modules add to REGROUP's back row (M-KEEP-23), sorted."""
+        extra: set[int] = set()
+        for h in self._rules.regroup_squares:
+            extra.update(h.regroup_squares(self, player))
+        return sorted(sq for sq in extra if sq not in self._tables.back_row[player])
 
     def _has_empty_back_row(self, player: int) -> bool:
         """Whether :meth:`_empty_back_row` would find any (no list made)."""
@@ -1116,6 +1209,8 @@ class State:
         for sq in squares:
             v = board[sq]
             if v >= 0 or (v == RUIN and not carrier):
+                if v >= 0 and self.pieces[v].bans & OBJECT:  # an object blocks no LoS
+                    continue
                 return False
         return True
 
@@ -1124,16 +1219,19 @@ class State:
         """Squares of legal targets for a targeted line from square sq."""
         geo, board, pieces = self.geometry, self.board, self.pieces
         friendly = line.friendly  # D9: enemies unless the text says friendly
+        shun = line.shuns_objects
         out = []
         if line.melee:
             for n in geo.neighbours[sq]:
                 pid = board[n]
                 if pid >= 0 and pid != attacker.id and (pieces[pid].owner == attacker.owner) \
-                        == friendly:
+                        == friendly and not (shun and pieces[pid].bans & OBJECT):
                     out.append(n)
             return out
         dist, base = geo.dist, sq * geo.area
         for p in self._candidates(attacker, friendly):
+            if shun and p.bans & OBJECT:
+                continue
             if p is not attacker and dist[base + p.sq] <= line.range and (
                 not line.los or self.has_los(sq, p.sq, line.strict)
             ):
@@ -1146,7 +1244,10 @@ class State:
         line's neighbours are the pieces in range 1 here, with no line of sight to check."""
         geo = self.geometry
         dist, base = geo.dist, sq * geo.area
+        shun = line.shuns_objects
         for p in self._candidates(attacker, line.friendly):
+            if shun and p.bans & OBJECT:
+                continue
             if p is not attacker and dist[base + p.sq] <= line.range and (
                 not line.los or self.has_los(sq, p.sq, line.strict)
             ):
@@ -1196,6 +1297,8 @@ class State:
     def _attack_legal(self, piece: Piece, line: _Line, near: int = -1) -> bool:
         """T6: an attack is legal only if its effect can be completed. ``near``: the
         distance from the piece to the nearest enemy (:meth:`_enemy_distance`), if known."""
+        if piece.bans & NO_ATTACK:  # a condition or an object: never the attacker
+            return False
         if line.always_legal:  # aegis, rapture
             return True
         if near < 0:
@@ -1337,7 +1440,17 @@ class State:
         self.eventful = False
         if self.events is not None:
             self._emit("vigil", value=self.vigil, round=self.rounds)
-        if self.vigil <= 0:
+        if self._rules.after_vigil:  # R4 (M-MOD-4): may ask for decisions, then R5
+            self.stack.append(("round_checks",))
+            for h in self._rules.after_vigil:
+                h.after_vigil(self)
+            return
+        self._round_checks()
+
+    def _round_checks(self) -> None:
+        """R5 (M-MOD-4): the Vigil at 0, a module's last phase, the round cap."""
+        ends = self._rules.ends_game
+        if self.vigil <= 0 or (ends and any(h.ends_game(self) for h in ends)):
             self._finish(self.vigil_result())
         elif self.rounds >= self._round_cap:
             self._finish(Result(None, "round_cap",
@@ -1390,7 +1503,8 @@ class State:
         damage = [hero.max_hp - hero.hp if hero else 99 for hero in heroes]
         if damage[0] != damage[1]:
             return int(damage[1] < damage[0]), "less damage to the Hero"
-        minions = [sum(1 for p in self._own[player] if not p.hero) for player in (0, 1)]
+        minions = [sum(1 for p in self._own[player] if not p.hero and not p.bans & OBJECT)
+                   for player in (0, 1)]
         if minions[0] != minions[1]:
             return int(minions[1] > minions[0]), BY_MINIONS
         return None, "tied on every count"
@@ -1419,7 +1533,7 @@ RULES_FIELDS: Final = (
     "_vigil_reset_any", "_pool_killed", "_regroup_limit", "_vigil_start", "_round_cap",
     "_rules", "geometry", "_tables", "_own",
 )
-SCRATCH_FIELDS: Final = ("_options", "_trigger", "_reduce_left", "events")
+SCRATCH_FIELDS: Final = ("_options", "_trigger", "_reduce_left", "hit_line", "events")
 #: Every field of a :class:`Piece` (``conds`` and ``bans``: its conditions, M-MOD-3).
 PIECE_FIELDS: Final = ("id", "owner", "hero", "hp", "max_hp", "sq", "harrowed", "stepped",
                        "conds", "bans")
@@ -1546,6 +1660,10 @@ def _do_relic(s: State, frame: Frame, sq: Option) -> None:
     s.relic_sq[player] = sq
     if player == s.first:
         s.stack.append(("relic", 1 - s.first))
+    elif s._rules.setup:  # the modules' setup steps (S8), then the first turn
+        s.stack.append(("begin_game",))
+        for h in s._rules.setup:
+            h.setup(s)
     else:
         s._begin_game()
 
@@ -1686,6 +1804,9 @@ def _do_attacker(s: State, frame: Frame, sq: Option) -> None:
     piece = s.pieces[s.board[sq]]
     card = frame[1]
     line = s._line(card, piece)
+    if s._rules.attacker_chosen:
+        for h in s._rules.attacker_chosen:
+            h.attacker_chosen(s, piece, card)
     line.impl.declare(s, piece, card, line)
 
 
@@ -1712,6 +1833,8 @@ def _do_target(s: State, frame: Frame, sq: Option) -> None:
     assert isinstance(sq, int)
     attacker = s.pieces[frame[1]]
     target = s.pieces[s.board[sq]]
+    if s._rules.target_declared and s._target_held(attacker, target, frame[2], True):
+        return
     line = s._line(frame[2], attacker)
     line.impl.on_target(s, attacker, target, line, frame[2])
 
@@ -1730,7 +1853,10 @@ def _strike(s: State, attacker: Piece, target: Piece, line: _Line, card: str) ->
             return
     killed = target.id not in s.pieces
     if not killed and (line.push or line.pull):
-        crushed = s._push(origin, target, line.push or line.pull, pull=bool(line.pull))
+        amount = line.push or line.pull
+        if s._rules.push_bonus:  # HeavyHand (M-GLORY-41)
+            amount += s._push_bonus(attacker)
+        crushed = s._push(origin, target, amount, pull=bool(line.pull))
         if crushed:
             s._damage(target, 1, crush=True)
             if s.result is not None:
@@ -1760,7 +1886,10 @@ def _opt_second_target(s: State, frame: Frame) -> list[Option]:
 def _do_second_target(s: State, frame: Frame, option: Option) -> None:
     if isinstance(option, int):
         attacker = s.pieces[frame[1]]
-        _strike(s, attacker, s.pieces[s.board[option]], s._line(frame[2], attacker), frame[2])
+        target = s.pieces[s.board[option]]
+        if s._rules.target_declared and s._target_held(attacker, target, frame[2], False):
+            return
+        _strike(s, attacker, target, s._line(frame[2], attacker), frame[2])
 
 
 def _opt_gale_step(s: State, frame: Frame) -> list[Option]:
@@ -1790,9 +1919,19 @@ def _gale_push(s: State, attacker: Piece, card: str, pid: int) -> None:
     target = s.pieces[pid]
     line = s._line(card, attacker)
     shaped = s._rules.shapes_hits
-    if shaped:
-        s._begin_hit(attacker, target, 0)  # a Gale push is a hit of no line damage
-    if s._push(attacker.sq, target, line.push, pull=False):
+    if shaped:  # a Gale push is a hit of no line damage; a bonus still adds (M-COND-13)
+        bonus = s._begin_hit(attacker, target, 0)
+        if bonus:
+            s._damage(target, bonus)
+            if s.result is not None:
+                return
+            if target.id not in s.pieces:
+                s._end_hit(attacker, target, card)
+                return
+    amount = line.push
+    if s._rules.push_bonus:  # HeavyHand (M-GLORY-41)
+        amount += s._push_bonus(attacker)
+    if s._push(attacker.sq, target, amount, pull=False):
         s._damage(target, 1, crush=True)
     if shaped:
         s._end_hit(attacker, target, card)
@@ -1827,6 +1966,8 @@ def _do_roll(s: State, frame: Frame, face: Option) -> None:
     row = next(r for r in line.table if face in r.faces)
     if s.events is not None:
         s._emit("roll", attacker, face=face, card=frame[2])
+    for h in s._rules.rolled:
+        h.rolled(s, attacker, frame[2], face)
     line.impl.on_roll(s, attacker, line, row, frame)
 
 
@@ -1874,7 +2015,7 @@ def _opt_swap(s: State, frame: Frame) -> list[Option]:
     geo = s.geometry
     options: list[Option] = sorted(
         p.sq for p in s._own[hero.owner]
-        if not p.hero
+        if not p.hero and not p.bans & OBJECT
         and geo.distance(hero.sq, p.sq) <= frame[2]
         and s.has_los(hero.sq, p.sq, strict=True)  # D20: a friendly target
     )
@@ -1898,7 +2039,11 @@ def _do_grave_return(s: State, frame: Frame, sq: Option) -> None:
 
 
 def _opt_regroup(s: State, frame: Frame) -> list[Option]:
-    return list(s._empty_back_row(s.current))
+    squares: list[Option] = list(s._empty_back_row(s.current))
+    if s._rules.regroup_squares:  # M-KEEP-23: next to the Wayshrine too
+        squares.extend(s._regroup_extra(s.current))
+        squares.sort()
+    return squares
 
 
 def _do_regroup(s: State, frame: Frame, sq: Option) -> None:
@@ -1968,6 +2113,14 @@ def _auto_next_turn(s: State, frame: Frame) -> None:
     s._start_turn(frame[1])
 
 
+def _auto_begin_game(s: State, frame: Frame) -> None:
+    s._begin_game()
+
+
+def _auto_round_checks(s: State, frame: Frame) -> None:
+    s._round_checks()
+
+
 _Handler = Callable[[State, Frame, Option], None]
 _OptionsFn = Callable[[State, Frame], list[Option]]
 
@@ -1999,6 +2152,8 @@ _AUTO: Final[dict[str, Callable[[State, Frame], None]]] = {
     "turn_end_steps": _auto_turn_end_steps,
     "round_close": _auto_round_close,
     "next_turn": _auto_next_turn,
+    "begin_game": _auto_begin_game,
+    "round_checks": _auto_round_checks,
     "gale_targets": _auto_gale_targets,
     "gale_rest": _auto_gale_rest,
 }

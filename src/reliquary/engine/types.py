@@ -273,10 +273,11 @@ class Event:
     data: dict[str, Any]
 
 
-Reason = Literal["hero_killed", "relic_home", "vigil", "points", "round_cap", "timeout",
-                 "resign"]
+Reason = Literal["hero_killed", "relic_home", "vigil", "points", "relic_points", "round_cap",
+                 "timeout",
+                 "resign", "agreed"]
 RESULT_REASONS: tuple[Reason, ...] = ("hero_killed", "relic_home", "vigil", "points",
-                                      "round_cap", "timeout", "resign")
+                                      "relic_points", "round_cap", "timeout", "resign", "agreed")
 #: The endings a player causes by leaving the rules' play: see :meth:`State.concede`.
 CONCESSIONS: tuple[Reason, ...] = ("timeout", "resign")
 
@@ -287,9 +288,11 @@ class Result:
 
     ``reason`` is one of ``hero_killed``, ``relic_home``, ``vigil`` (the Vigil reached 0;
     ``scores`` holds both players' V2 scores), ``points`` (a module's count decided the
-    verdict, M-MOD-5), ``round_cap`` (D19), and the endings from
+    verdict, M-MOD-5), ``relic_points`` (M-KEEP-9's threshold), ``round_cap`` (D19), and
+    the endings from
     outside the rules that a front end may declare (:meth:`State.concede`): ``timeout``
-    (a player's clock ran out) and ``resign``.
+    (a player's clock ran out) and ``resign``, and the draw both players agree to
+    (:meth:`State.agree_draw`): ``agreed``.
     """
 
     winner: int | None

@@ -121,11 +121,23 @@ class Module:
 #: Modules by name, in registration order (the order M-MOD-1 resolves them in).
 _REGISTRY: dict[str, Module] = {}
 #: Modules the rules specify but no code provides yet, with where they are specified.
-SPECIFIED: dict[str, str] = {
-    "conditions": "MODULES.md §4 (M-COND)",
-    "glory": "MODULES.md §5 (M-GLORY)",
-    "keepers": "MODULES.md §6 (M-KEEP)",
-}
+SPECIFIED: dict[str, str] = {}
+#: The modules that ship with the engine, in M-MOD-1's order: each is a file of this
+#: package (``keepers.py``), imported the first time the registry is asked, so that
+#: ``Settings(modules=("keepers",))`` works in every face with no import of its own.
+BUILT_IN: tuple[str, ...] = ("conditions", "glory", "keepers")
+_built_in_loaded = False
+
+
+def _load_built_in() -> None:
+    global _built_in_loaded
+    if _built_in_loaded:
+        return
+    _built_in_loaded = True
+    import importlib
+
+    for name in BUILT_IN:
+        importlib.import_module(f"{__name__}.{name}")
 
 
 def register(module: Module) -> Module:
@@ -148,12 +160,16 @@ def unregister(name: str) -> None:
 
 def registered() -> dict[str, Module]:
     """The registered modules by name, in resolution order."""
+    _load_built_in()
     return dict(_REGISTRY)
 
 
 def get(name: str) -> Module:
     """The module called ``name``; a ValueError that says what exists otherwise."""
     module = _REGISTRY.get(name)
+    if module is None and not _built_in_loaded:
+        _load_built_in()
+        module = _REGISTRY.get(name)
     if module is None:
         if name in SPECIFIED:
             raise ValueError(f"module {name!r} is specified in {SPECIFIED[name]} but not "
