@@ -100,6 +100,11 @@ class Game:
         the record states it and :func:`replay` reproduces it."""
         self.state.concede(loser, reason)
 
+    def agree_draw(self) -> None:
+        """End the game drawn by both players' agreement (:meth:`State.agree_draw`); the
+        record states it and :func:`replay` reproduces it."""
+        self.state.agree_draw()
+
     def turns(self) -> Iterator[list[Entry]]:
         """The history cut into turns: each starts with a ``play`` decision."""
         turn: list[Entry] = []
@@ -204,6 +209,9 @@ def replay(record: dict[str, Any], content: Content, upto: int | None = None) ->
             raise NotationError(f"result.winner: a {stated['reason']} needs a winner "
                                 f"({' or '.join(SIDES)}), not {winner!r}")
         game.concede(1 - SIDES.index(winner), stated["reason"])
+    if upto is None and isinstance(stated, dict) and stated.get("reason") == "agreed" \
+            and not game.state.is_terminal:
+        game.agree_draw()
     if upto is None and stated is not None:
         actual = game.record()["result"]
         if actual != stated:

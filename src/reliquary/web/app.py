@@ -42,10 +42,13 @@ from .guard import CREATES, Guard, Limits, allowed_origins
 from .live import LiveHub, revision_probe
 from .manager import Manager
 from .pages import router as pages_router
+from .peek import router as peek_router
 from .preview import router as preview_router
 from .print_routes import router as print_router
 from .routes import REFUSALS, STATIC, game_routes, site_routes
 from .schemas import Error
+from .social import Social
+from .social import router as social_router
 
 DEFAULT_DB = "sqlite:///reliquary.sqlite3"
 log = logging.getLogger(__name__)
@@ -97,7 +100,9 @@ def create_app(db_url: str | None = None, ai_delay: float | None = None,
                    capacity_routes(capacity),  # the hint, health, the live WebSocket
                    preview_router,             # read-only looks ahead: preview, events
                    pages_router,               # /spec, /api/rulebook
-                   print_router):              # /print.pdf, the print-and-play set
+                   print_router,               # /print.pdf, the print-and-play set
+                   social_router(Social(manager)),  # presence, offers, messages, QR
+                   peek_router(manager)):      # a past turn in play, setup hints
         app.include_router(router)
     document_refusals(app)
     return app

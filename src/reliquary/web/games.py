@@ -178,11 +178,15 @@ def new_session(row: GameRow, content: Content, tokens: Iterable[str]) -> Sessio
 
 
 def apply_concession(session: Session) -> None:
-    """End the game as its row says it was conceded (on time, by resignation), once its
-    decisions are replayed: the one way a stored concession comes back."""
+    """End the game as its row says it was conceded (on time, by resignation, a draw by
+    agreement), once its decisions are replayed: the one way a stored concession comes
+    back."""
     conceded = session.row.conceded
     if conceded and not session.state.is_terminal:
-        session.game.concede(int(conceded["loser"]), conceded["reason"])
+        if conceded["reason"] == "agreed":  # a draw offer accepted (web.social)
+            session.game.agree_draw()
+        else:
+            session.game.concede(int(conceded["loser"]), conceded["reason"])
 
 
 def _turn_blocks(history: list[Entry]) -> list[tuple[int, int]]:
@@ -220,7 +224,10 @@ def undo_count(history: list[Entry], seats: frozenset[int], ai_seat: int | None 
     blocks = _turn_blocks(history)
     if not blocks:
         return 0
-    in_turns = history[blocks[-1][0]].kind == "play"
+    # In the turns once both relics are placed (S7, the setup's last step): from the
+    # first turn on, before any move too, an undo never goes back into the setup.
+    in_turns = (history[blocks[-1][0]].kind == "play"
+                or sum(entry.kind == "relic" for entry in history) >= 2)
     while ai_seat is not None and blocks and blocks[-1][1] == ai_seat:
         blocks.pop()  # the AI's reply (or its turn in progress)
     if not blocks or blocks[-1][1] not in seats:

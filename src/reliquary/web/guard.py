@@ -50,7 +50,7 @@ SECURITY_HEADERS = [
 STATE_CHANGING = frozenset({"POST"})
 #: Requests that create a game (rate-limited per client).
 CREATES = re.compile(r"^/api/(games/?|records/?|games/[^/]+/rematch/?)$")
-SOCKET = re.compile(r"^/api/games/([^/]+)/ws/?$")
+SOCKET = re.compile(r"^/api/games/([^/]+)/ws(?:/social)?/?$")  # live; social (issue 28)
 #: For :func:`json_depth`: every byte but a bracket, and a bracket as its step + 1.
 NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
 STEPS = bytes.maketrans(b"[]{}", b"\x02\x00\x02\x00")

@@ -46,11 +46,13 @@ GENERIC_PASS = {"en": "{s} passes ({k}).", "es": "{s} pasa ({k})."}
 REASON = {
     "en": {"hero_killed": "the enemy Hero was killed", "relic_home": "the relic was brought home",
            "vigil": "the Vigil reached 0", "round_cap": "the round limit was reached",
-           "timeout": "the opponent ran out of time", "resign": "the opponent resigned"},
+           "timeout": "the opponent ran out of time", "resign": "the opponent resigned",
+           "agreed": "both players agreed to a draw"},
     "es": {"hero_killed": "el Héroe enemigo fue abatido",
            "relic_home": "la Reliquia llegó a casa",
            "vigil": "la Vigilia llegó a 0", "round_cap": "se alcanzó el límite de rondas",
-           "timeout": "el rival se quedó sin tiempo", "resign": "el rival abandonó"},
+           "timeout": "el rival se quedó sin tiempo", "resign": "el rival abandonó",
+           "agreed": "ambos jugadores acordaron tablas"},
 }
 
 
