@@ -41,7 +41,10 @@ def load_module_data(path: str | Path, name: str, model: type[M]) -> M:
             if len(loc) >= 2 and isinstance(loc[1], int):
                 items = data.get(str(loc[0]))
                 if isinstance(items, list) and loc[1] < len(items) and isinstance(
-                        items[loc[1]], dict) and "name" in items[loc[1]]:
-                    entry = f" {loc[0]} {items[loc[1]]['name']!r}:"
+                        items[loc[1]], dict):
+                    label = next((items[loc[1]][k] for k in ("name", "id", "card")
+                                  if k in items[loc[1]]), None)
+                    entry = f" {loc[0]} {label!r}:" if label is not None else \
+                        f" {loc[0]} {loc[1] + 1}:"
             problems.append(f"{path}:{entry} field '{where}': {e['msg']}")
         raise ContentError("\n".join(problems)) from None

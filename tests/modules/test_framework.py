@@ -203,7 +203,8 @@ def test_mmod1_modules_are_settings_written_only_when_on() -> None:
 
 @pytest.mark.parametrize(("data", "message"), [
     ({"modules": ["smolder"]}, "unknown module 'smolder' (did you mean 'smoulder'?)"),
-    ({"modules": ["conditions"]}, "specified in MODULES.md §4 (M-COND) but not implemented"),
+    ({"modules": ["conditions"], "conditions.dread_tn": 7},
+     "conditions.dread_tn must be a whole number from 1 to 6"),
     ({"modules": "probe", "probe.bonus": 5}, "probe.bonus must be a whole number from -2 to 2"),
     ({"probe.bonus": 1}, "belongs to module 'probe', which is off"),
     ({"modules": ["probe"], "probe.bonsu": 1}, "did you mean 'probe.bonus'?"),

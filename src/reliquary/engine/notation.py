@@ -85,6 +85,11 @@ def read_option(state: State, kind: str, text: str) -> Option:
         if module_kind is not None:
             if module_kind.notation == "id":
                 return text
+            if module_kind.notation == "step":
+                frm, sep, to = text.partition("-")
+                if not sep:
+                    raise NotationError(f"{text!r}: a step is written 'c1-c2' (or 'pass')")
+                return Step(geo.parse(frm), geo.parse(to))
             if module_kind.notation == "value":
                 if not text.lstrip("-").isdigit():
                     raise NotationError(f"{text!r}: the {kind!r} decision takes a number")

@@ -189,6 +189,16 @@ def replay(record: dict[str, Any], content: Content, upto: int | None = None) ->
             tokens.extend((f"turns[{n}][{i}]", t) for i, t in enumerate(turn))
     except (KeyError, TypeError, ValueError) as err:
         raise NotationError(f"malformed record: {type(err).__name__}: {err}") from None
+    if settings.modules:  # each module's data must be the one the game was played with
+        from .modules import get
+
+        stated = (record.get("content") or {}).get("modules") or {}
+        for name in settings.modules:
+            if stated.get(name) != get(name).fingerprint:
+                raise NotationError(
+                    f"the record was made with module {name!r} data {stated.get(name)!r}, but "
+                    f"the loaded data is {get(name).fingerprint!r}: it would not replay "
+                    f"faithfully, so it is refused")
     game = Game(content, settings, meta=record.get("meta") or {})
     for index, (where, token) in enumerate(tokens):
         if upto is not None and index >= upto:
