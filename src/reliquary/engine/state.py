@@ -1662,7 +1662,9 @@ def _do_relic(s: State, frame: Frame, sq: Option) -> None:
         s.stack.append(("relic", 1 - s.first))
     elif s._rules.setup:  # the modules' setup steps (S8), then the first turn
         s.stack.append(("begin_game",))
-        for h in s._rules.setup:
+        # Last module first: each pushes its frames on top, so the first module's
+        # steps are taken first (M-MOD-1's order: glory's markers, then keepers' tokens).
+        for h in reversed(s._rules.setup):
             h.setup(s)
     else:
         s._begin_game()
