@@ -80,11 +80,11 @@ class KeepersData(_Data):
         ids = [t.id for t in self.relic_type]
         if len(set(ids)) != len(ids):
             raise ValueError(f"relic_type ids must differ: {ids}")
-        if isinstance(self.target, int) and self.target != -1:
-            if self.target < 1 or self.target > self.most_points:
-                raise ValueError(f"target {self.target} cannot be reached: it must be -1 or "
-                                 f"from 1 to {self.most_points} (every value plus the set "
-                                 f"bonuses)")
+        if isinstance(self.target, int) and self.target != -1 and not (
+                1 <= self.target <= self.most_points):
+            raise ValueError(f"target {self.target} cannot be reached: it must be -1 or "
+                             f"from 1 to {self.most_points} (every value plus the set "
+                             f"bonuses)")
         return self
 
     @property
@@ -408,6 +408,7 @@ class KeepersHooks(Hooks):
             if token.face_up and mine < token.value:  # D2: a sure failure is no DELVE
                 continue
             out.append(n)
+        out.sort()
         return out
 
     def delvers(self, s: State, player: int) -> list[int]:
