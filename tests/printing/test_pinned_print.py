@@ -22,9 +22,10 @@ from reliquary.printing.tokens import token_groups
 
 from .conftest import CARD_H, CARD_W, CROP_WIDTH, MM, squash
 
-MARGIN = 5 * MM  # nothing printed comes closer to the paper's edge
-CROP_GAP = 1 * MM  # from a card (or its bleed) to the start of a crop mark
-ON_PAPER = 1.5 * MM  # crop marks end at least this far inside the paper's edge
+MARGIN = 5 * MM  # nothing printed comes closer to the paper's edge (where it fits)
+CROP_GAP, CROP_LEN = 1 * MM, 3.5 * MM  # a crop mark's gap from the cards, and its length
+SHORT_GAP, SHORT_LEN = 0.5 * MM, 1.5 * MM  # a crop mark where the cards leave little room
+PRINTABLE = 3 * MM  # no crop mark comes nearer the paper's edge than this
 
 
 def _pdf(content: Content, **options: Any) -> Any:
@@ -100,8 +101,9 @@ def _gap(mark: dict[str, Any], box: tuple[float, float, float, float]) -> float:
     return max(dx, dy)
 
 
-@pytest.mark.parametrize(("paper", "bleed"), [("letter", 3.0), ("letter", 0.0),
-                                              ("letter", 1.0), ("a4", 3.0), ("a4", 0.0)])
+@pytest.mark.parametrize(("paper", "bleed"), [
+    ("letter", 0.0), ("letter", 1.0), ("letter", 2.0), ("letter", 3.0), ("letter", 5.0),
+    ("a4", 0.0), ("a4", 1.0), ("a4", 3.0), ("a4", 4.0), ("a4", 5.0)])
 def test_cards_margins_and_crop_marks_stay_on_the_paper_and_clear_of_the_cards(
         content: Content, paper: str, bleed: float) -> None:
     b = bleed * MM
@@ -119,12 +121,76 @@ def test_cards_margins_and_crop_marks_stay_on_the_paper_and_clear_of_the_cards(
                 top, bottom = min(x[1] for x in boxes), page.height - max(x[3] for x in boxes)
                 assert left == pytest.approx(right, abs=0.1 * MM)
                 assert top == pytest.approx(bottom, abs=0.1 * MM)
-            for mark in marks:  # on the paper (Letter's 3 × 3 leaves them 1.9 mm of it)
-                assert mark["x0"] >= ON_PAPER and mark["top"] >= ON_PAPER
-                assert page.width - mark["x1"] >= ON_PAPER
-                assert page.height - mark["bottom"] >= ON_PAPER
-                for box in boxes:
-                    assert _gap(mark, box) >= CROP_GAP - 0.01, (paper, bleed, mark["x0"])
+            block = (min(x[0] for x in boxes), min(x[1] for x in boxes),
+                     max(x[2] for x in boxes), max(x[3] for x in boxes))
+            for mark in marks:
+                where = (paper, bleed, round(mark["x0"] / MM, 2), round(mark["top"] / MM, 2))
+                edge = min(mark["x0"], mark["top"], page.width - mark["x1"],
+                           page.height - mark["bottom"])
+                length = max(mark["x1"] - mark["x0"], mark["bottom"] - mark["top"])
+                gap = _gap(mark, block)  # the marks lie beyond the block of cards
+                assert all(_gap(mark, box) >= gap for box in boxes), where
+                # A printer reaches it; it is easy to find; it stays clear of the cards.
+                assert edge >= PRINTABLE - 0.01 and length >= SHORT_LEN - 0.01, where
+                assert gap >= SHORT_GAP - 0.01, where
+                if edge < MARGIN - 0.01:  # into the margin only where no mark fits outside it
+                    assert length == pytest.approx(SHORT_LEN, abs=0.01), where
+                    assert gap == pytest.approx(SHORT_GAP, abs=0.01), where
+                elif length < CROP_LEN - 0.01 or gap < CROP_GAP - 0.01:  # made to fit
+                    assert edge == pytest.approx(MARGIN, abs=0.01), where
+
+
+def test_letter_without_bleed_keeps_crop_marks_above_and_below_the_cards_printable(
+        content: Content) -> None:
+    """The 3 × 3 cards leave 6.35 mm above and below: the marks there were 3.5 mm long
+    1 mm off the cards, so they ran to 1.9 mm from the edge, where printers do not print."""
+    with _pdf(content, sheets=("cards",), paper="letter", lang="en") as pdf:
+        page = pdf.pages[0]
+        cards = _cards(page)
+        above = [m for m in _marks(page) if abs(m["x0"] - m["x1"]) < 0.01
+                 and m["bottom"] <= min(c["top"] for c in cards)]
+        assert len(above) == 4  # one on each of the four vertical cut lines
+        for mark in above:
+            assert mark["top"] == pytest.approx(6.35 * MM - SHORT_GAP - SHORT_LEN, abs=0.01)
+            assert mark["bottom"] - mark["top"] == pytest.approx(SHORT_LEN, abs=0.01)
+
+
+@pytest.mark.parametrize(("paper", "bleed", "count"), [
+    ("a4", 3.0, 2), ("a4", 3.0, 5), ("letter", 0.0, 2), ("a4", 0.0, 7)])
+def test_a_short_page_marks_only_the_cut_lines_of_its_cards(
+        content: Content, paper: str, bleed: float, count: int) -> None:
+    """A page with fewer cards than the grid (a sheet's last page): crop marks on the
+    trim lines of the cards printed, none for the empty places, and the marks beside
+    the cards as near them as on a full page."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    from reliquary.printing.sheets import card_grid, draw_card_sheet
+
+    ctx = context_for(PrintOptions(lang="en", paper=paper, bleed_mm=bleed), content)
+    grid = card_grid(paper, bleed * MM)
+    assert count < grid.per_page
+    faces = (movement_faces(ctx, True) * 2)[:count]
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=grid.page)
+    draw_card_sheet(ctx, canvas, "short", faces)
+    canvas.save()
+    cols, rows = min(count, grid.cols), -(-count // grid.cols)
+    xs = {round(grid.x0 + i * grid.pitch_x + d, 1) for i in range(cols) for d in (0, CARD_W)}
+    ys = {round(grid.page[1] - (grid.y0 + (grid.rows - 1 - j) * grid.pitch_y + d), 1)
+          for j in range(rows) for d in (0, CARD_H)}
+    right = grid.x0 + (cols - 1) * grid.pitch_x + CARD_W + grid.bleed
+    lowest = grid.page[1] - (grid.y0 + (grid.rows - rows) * grid.pitch_y - grid.bleed)
+    with pdfplumber.open(buffer) as pdf:
+        [page] = pdf.pages
+        marks = _marks(page)
+        vertical = [m for m in marks if abs(m["x0"] - m["x1"]) < 0.01]
+        horizontal = [m for m in marks if abs(m["top"] - m["bottom"]) < 0.01]
+        assert {round(m["x0"], 1) for m in vertical} == xs
+        assert {round(m["top"], 1) for m in horizontal} == ys
+        beside = [m for m in horizontal if m["x0"] > right]
+        assert beside and all(m["x0"] - right <= CROP_GAP + 0.01 for m in beside)
+        below = [m for m in vertical if m["top"] > lowest]
+        assert below and all(m["top"] - lowest <= CROP_GAP + 0.01 for m in below)
 
 
 def test_letter_with_bleed_turns_the_page_for_six_cards(content: Content) -> None:

@@ -12,6 +12,8 @@ from .common import CARD_H, CARD_W, INK, MIN_MARGIN, MUTED, PAPERS, Context, dra
 
 CROP_GAP = 1.0 * mm  # from the card (or its bleed) to the start of a crop mark
 CROP_LEN = 3.5 * mm
+CROP_MIN_GAP = 0.5 * mm  # where the cards leave little room: the least gap a mark keeps
+CROP_MIN_LEN = 1.5 * mm  # and the shortest mark (still easy to find)
 CROP_WIDTH = 0.3  # points; the tests tell crop marks by this width
 
 
@@ -97,10 +99,12 @@ def draw_card_sheets(ctx: Context, c: Canvas, sheets: list[tuple[str, list[Face]
 
 
 def _crop_marks(c: Canvas, grid: CardGrid, count: int) -> None:
-    """Marks on every trim line, outside the block of cards, so cuts run edge to edge."""
+    """Marks on every trim line, outside the block of cards, so cuts run edge to edge;
+    kept off the paper's edge, which a printer may not reach (:func:`_mark_span`)."""
     rows_used = math.ceil(count / grid.cols)
     cols_used = min(count, grid.cols)
     b = grid.bleed
+    width, height = grid.page
     left, right = grid.x0 - b, grid.x0 + (cols_used - 1) * grid.pitch_x + CARD_W + b
     top = grid.y0 + (grid.rows - 1) * grid.pitch_y + CARD_H + b
     bottom = grid.y0 + (grid.rows - rows_used) * grid.pitch_y - b
@@ -108,16 +112,28 @@ def _crop_marks(c: Canvas, grid: CardGrid, count: int) -> None:
                  for i in range(cols_used) for d in (0, CARD_W)})
     ys = sorted({round(grid.y0 + (grid.rows - 1 - j) * grid.pitch_y + d, 3)
                  for j in range(rows_used) for d in (0, CARD_H)})
+    below, above = _mark_span(bottom - MIN_MARGIN), _mark_span(height - MIN_MARGIN - top)
+    before, after = _mark_span(left - MIN_MARGIN), _mark_span(width - MIN_MARGIN - right)
     c.saveState()
     c.setStrokeColor(INK)
     c.setLineWidth(CROP_WIDTH)
     for x in xs:
-        c.line(x, bottom - CROP_GAP, x, bottom - CROP_GAP - CROP_LEN)
-        c.line(x, top + CROP_GAP, x, top + CROP_GAP + CROP_LEN)
+        c.line(x, bottom - below[0], x, bottom - below[0] - below[1])
+        c.line(x, top + above[0], x, top + above[0] + above[1])
     for y in ys:
-        c.line(left - CROP_GAP, y, left - CROP_GAP - CROP_LEN, y)
-        c.line(right + CROP_GAP, y, right + CROP_GAP + CROP_LEN, y)
+        c.line(left - before[0], y, left - before[0] - before[1], y)
+        c.line(right + after[0], y, right + after[0] + after[1], y)
     c.restoreState()
+
+
+def _mark_span(room: float) -> tuple[float, float]:
+    """(gap, length) of the crop marks on a side with ``room`` between the cards and the
+    5 mm margin: the whole mark where it fits; else a closer, shorter one that keeps
+    within the margin, or enters it by at most 2 mm where even the shortest does not
+    fit (Letter's 3 × 3 leaves 1.35 mm above and below), so never nearer the paper's
+    edge than 3 mm, which printers reach."""
+    gap = min(CROP_GAP, max(CROP_MIN_GAP, room - CROP_LEN))
+    return gap, max(CROP_MIN_LEN, min(CROP_LEN, room - gap))
 
 
 def _sheet_title(c: Canvas, grid: CardGrid, line: str) -> None:
