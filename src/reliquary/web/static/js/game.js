@@ -16,6 +16,8 @@ import {maybeStartTour} from "./tour.js";
 import {viewerSide, statusHTML, aiHTML, clocksHTML, vigilHTML, resultHTML, infoHTML,
   inviteBanner, startTimers, stopTimers} from "./status.js";
 import {notify, updateTitle} from "./notice.js";
+import {openSocial, closeSocial, refreshSocial, socialState, presenceHTML, waitingHTML, offerHTML,
+  socialToolsHTML, messagesHTML, presetText} from "./social.js";
 
 const S = {
   meta: null, gameId: null, token: null, view: null, socket: null, busy: false,
@@ -33,6 +35,9 @@ export async function openGame(app, meta, gameId, params) {
   S.view = null;
   S.gone = false;
   S.ui = {selectedCard: null, escortFrom: null, flip: false, previewMode: null, keyboard: false};
+  S.lastMessage = undefined;
+  S.lastOffer = null;
+  S.setup = null;
   S.token = params.get("t");
   const invite = params.get("invite");
   if (invite) {
@@ -54,6 +59,7 @@ export async function openGame(app, meta, gameId, params) {
       mode: v.mode, link: `/g/${v.id}?t=${encodeURIComponent(S.token)}`, over: !!v.result});
   }
   goLive(gameId);
+  if (S.view && S.view.mode === "online") openSocial(gameId, S.token, onSocial);
 }
 
 function goLive(gameId) {
@@ -103,6 +109,7 @@ function hideLiveStopped() {
 }
 
 export function closeGame() {
+  closeSocial();
   if (S.socket) S.socket.stop();
   S.socket = null;
   hideLiveStopped();
@@ -181,6 +188,12 @@ async function show(v) {
       `${t("skip")} ⏭`);
   }
   if (theirs && S.byServer && v.mode === "online") notify();  // the opponent has moved
+  if (v.mode === "online") {
+    if (old && old.id === v.id && old.open_seat && !v.open_seat && v.seats.length === 1) guestJoined();
+    if (old && old.id === v.id && (old.seq !== v.seq || old.rev !== v.rev)) {
+      refreshSocial(v.id, S.token, onSocial);  // an offer lapses when the game moves on
+    }
+  }
 }
 
 let previewTimer = null;
@@ -263,6 +276,7 @@ function boardArrows(v) {
 
 function render(v, entries) {
   S.view = v;
+  delete document.body.dataset.past;
   if (entries) S.entries = entries;
   const meta = S.meta;
   const d = v.decision;
@@ -280,15 +294,19 @@ function render(v, entries) {
   const other = me === "key" ? "skull" : "key";
   const pos = v.position;
   const opts = decisionOptions(meta, v, S.ui);
+  // an online host before the guest arrives: nothing to choose yet (the server refuses)
+  const waitingGuest = v.mode === "online" && v.open_seat && !v.result && v.seats.length === 1;
+  if (waitingGuest) { opts.squares = new Set(); opts.buttons = []; opts.plays = {}; }
   let alt = null;
   if (d && d.kind === "escort" && S.ui.escortFrom !== null) {
     alt = new Set();
     for (const p of opts.escortPieces) { opts.squares.add(p); alt.add(p); }  // another piece instead
   }
-  const prompt = d && d.mine ? text(d.prompt) + (d.kind === "play" ? " " + t("choose_card") : "") : "";
+  const prompt = waitingGuest ? t("waiting_short")
+    : d && d.mine ? text(d.prompt) + (d.kind === "play" ? " " + t("choose_card") : "") : "";
   // deployment: which piece this is (the server's count of pieces placed)
   const deployNote = d && d.mine && d.kind === "deploy" && pos.placed && SIDES.includes(d.side)
-    ? `<span class="deploy-count" id="deploy-count">${esc(t("deploy_count").replace("{n}", pos.placed[d.side] + 1))}</span>` : "";
+    ? `<span class="deploy-count" id="deploy-count">${esc(deployText(v))}</span>` : "";
   const escortNote = d && d.kind === "escort" && S.ui.escortFrom
     ? `<span class="escort-note" id="escort-note">${esc(t("escort_piece"))} ${esc(S.ui.escortFrom)}</span>` : "";
   const buttons = opts.buttons.map((btn, i) => `<button type="button" class="opt opt-btn${btn.mode ? " mode-" + btn.mode : ""}${btn.note ? " note-btn" : ""}${S.hint && S.hint.best === btn.opt ? " hinted" : ""}"
@@ -297,6 +315,7 @@ function render(v, entries) {
     v.undo ? `<button type="button" id="undo" title="${esc(t("undo_title"))}">↶ ${esc(t("undo"))}</button>` : "",
     v.ai && v.seats.length && d && d.mine && v.mode === "ai" && v.phase !== "setup" ? `<button type="button" id="hint">? ${esc(t("hint"))}</button>` : "",
     `<button type="button" id="flip" title="${esc(t("flip"))}" aria-label="${esc(t("flip"))}">⇅</button>`,
+    `<span class="social-tools" id="social-tools"></span>`,
     resignHTML(v),
   ].join("");
   const hintLine = S.hint ? hintHTML(S.hint, S.hintStep, hintText) : "";
@@ -313,9 +332,11 @@ function render(v, entries) {
         ${vigilHTML(pos.vigil)}${roll}${clocksHTML(v)}${evalBar}</div>
       <div class="board-box" id="board-box">${boardSVG(v, {bottom: me, squares: opts.squares, alt,
         preview: currentPreview(v), hint: S.hint && S.hint.best,
-        chosen: S.ui.escortFrom, subject: d && d.piece, arrows: boardArrows(v)})}</div>
+        chosen: S.ui.escortFrom, subject: d && d.piece, arrows: boardArrows(v)})}
+        <div class="offer-slot" id="offer-slot"></div><div class="bubble-slot" id="bubble-slot" aria-live="polite"></div>
+        ${waitingGuest && !S.ui.hideWaiting ? waitingHTML(v, S.token) : ""}</div>
       <div class="hand-row opp-row" id="opp-row">
-        <div class="hand-wrap"><div class="hand-label" id="opp-label"><span class="turn-${other}">${esc(sideLabel(other, oppFaction))}</span>${esc(riteTag(other) + poolTag(other))}</div>
+        <div class="hand-wrap"><div class="hand-label" id="opp-label"><span class="turn-${other}">${esc(sideLabel(other, oppFaction))}</span>${esc(riteTag(other) + poolTag(other))} <span class="presence-slot" data-side="${other}"></span></div>
           <div class="hand" id="hand-${other}" data-hand="${other}"></div></div>
         <div class="hand-wrap waiting-wrap"><div class="hand-label">${esc(t("waiting"))}</div><div class="hand" id="waiting"></div></div>
       </div>
@@ -325,7 +346,7 @@ function render(v, entries) {
         <div class="tools">${tools}${hintLine}</div>${v.result ? "" : "</div>"}
       </div>
       <div class="hand-row my-row" id="my-row">
-        <div class="hand-wrap"><div class="hand-label"><span class="turn-${me}">${esc(sideLabel(me, myFaction))}</span>${esc(riteTag(me) + poolTag(me))}</div>
+        <div class="hand-wrap"><div class="hand-label" id="my-label"><span class="turn-${me}">${esc(sideLabel(me, myFaction))}</span>${esc(riteTag(me) + poolTag(me))} <span class="presence-slot" data-side="${me}"></span></div>
           <div class="hand" id="hand-${me}" data-hand="${me}"></div></div>
       </div>
       <div class="tabs" id="tabs">
@@ -335,7 +356,7 @@ function render(v, entries) {
         </div>
         <div class="tab-panel" id="panel-log" ${S.tab === "log" ? "" : "hidden"}>${logHTML(v)}</div>
         <div class="tab-panel" id="panel-help" ${S.tab === "help" ? "" : "hidden"}>${helpHTML(meta, v, me)}</div>
-        <div class="tab-panel" id="panel-info" ${S.tab === "info" ? "" : "hidden"}>${infoHTML(v)}</div>
+        <div class="tab-panel" id="panel-info" ${S.tab === "info" ? "" : "hidden"}><div class="messages-slot" id="messages-slot"></div>${infoHTML(v)}</div>
       </div>
     </section>`;
   // hands and the waiting card
@@ -374,6 +395,8 @@ function render(v, entries) {
     updateStored(v.id, {over: !!v.result, winner: v.result ? v.result.winner : null,
       level: v.ai ? v.ai.level : null});
   }
+  fillSocial();
+  if (d && d.mine && (d.kind === "ruin" || d.kind === "deploy") && !waitingGuest) loadSetupHints(v);
   maybeStartTour(v);
 }
 
@@ -431,6 +454,17 @@ function bindGame(v, d) {
   on("hint-close", () => { S.hint = null; render(S.view); });
   on("flip", () => { S.ui.flip = !S.ui.flip; render(S.view); });
   on("rematch", rematch);
+  on("copy-invite-qr", async () => {
+    const input = document.getElementById("invite-link-qr");
+    try { await navigator.clipboard.writeText(input.value); flash(t("copied")); } catch { input.select(); }
+  });
+  on("hide-waiting", () => { S.ui.hideWaiting = true; render(S.view); });
+  on("notify-me", async () => {
+    try { await Notification.requestPermission(); } catch { /* refused: the page still says it */ }
+    render(S.view);
+  });
+  document.querySelectorAll("[data-look]").forEach(el =>
+    el.addEventListener("click", () => lookBack(Number(el.dataset.look), Number(el.dataset.turn))));
   on("copy-invite", async () => {
     const input = document.getElementById("invite-link-banner");
     try { await navigator.clipboard.writeText(input.value); flash(t("copied")); } catch { input.select(); }
@@ -596,6 +630,137 @@ async function rematch() {
   } catch (err) { flash(errorText(err)); }
 }
 export function setRouter(fn) { S.router = fn; }
+
+// ------------------------------------------------------------------ online: the room
+// The room of an online game changed (presence, an offer, a message), or its "away for"
+// times grew (`tick`): only its parts of the page are drawn again.
+function onSocial(state, tick) {
+  if (!S.view || state.id !== S.gameId) return;
+  if (!tick) {
+    const fresh = (state.messages || []).filter(m => m.n > (S.lastMessage || 0));
+    if (S.lastMessage !== undefined && S.lastMessage !== null && fresh.length) showBubble(fresh[fresh.length - 1]);
+    S.lastMessage = Math.max(S.lastMessage || 0, ...(state.messages || []).map(m => m.n));
+    if (S.lastOffer && S.lastOffer.mine && !state.offer && S.view && !S.view.result
+        && S.view.rev === S.lastOffer.rev) flash(t("offer_declined"));
+    S.lastOffer = state.offer;
+  }
+  fillSocial(tick);
+}
+
+function fillSocial(tick = false) {
+  const state = socialState();
+  const v = S.view;
+  if (!state || !v || state.id !== v.id) return;
+  document.querySelectorAll(".presence-slot").forEach(el => { el.innerHTML = presenceHTML(state, el.dataset.side); });
+  if (tick) return;
+  const slot = (id, html) => { const el = document.getElementById(id); if (el) el.innerHTML = html; return el; };
+  slot("offer-slot", v.result ? "" : offerHTML(state));
+  slot("social-tools", socialToolsHTML(state, v));
+  slot("messages-slot", messagesHTML(state));
+  const on = (id, fn) => { const el = document.getElementById(id); if (el) el.addEventListener("click", fn); };
+  on("offer-draw", () => sendOffer("draw"));
+  on("offer-takeback", () => sendOffer("takeback"));
+  on("offer-accept", () => post("offer/reply", {token: S.token, rev: S.view.rev, accept: true}));
+  on("offer-decline", () => post("offer/reply", {token: S.token, rev: S.view.rev, accept: false}));
+  on("offer-withdraw", () => { S.lastOffer = null; post("offer/reply", {token: S.token, rev: S.view.rev, accept: false}); });
+  const say = document.getElementById("preset-select");
+  if (say) say.addEventListener("change", async () => {
+    const preset = say.value;
+    say.value = "";
+    if (!preset) return;
+    try { onSocial(await api("POST", `/api/games/${S.gameId}/message`, {token: S.token, preset}), false); }
+    catch (err) { flash(errorText(err)); }
+  });
+}
+
+async function sendOffer(kind) {
+  try { onSocial(await api("POST", `/api/games/${S.gameId}/offer`, {token: S.token, rev: S.view.rev, kind}), false); }
+  catch (err) { flash(errorText(err)); await refresh(); }
+}
+
+// A message, as a bubble over the board for a few seconds (and in the Game tab).
+function showBubble(message) {
+  const box = document.getElementById("bubble-slot");
+  if (!box) return;
+  box.innerHTML = `<div class="bubble bubble-${esc(message.by)}" id="bubble"><b>${esc(sideName(message.by))}</b> ${esc(presetText(message.preset))}</div>`;
+  clearTimeout(showBubble.timer);
+  showBubble.timer = setTimeout(() => { const el = document.getElementById("bubble"); if (el) el.remove(); }, 6000);
+}
+
+// The guest has arrived: the host hears of it, even in another tab.
+function guestJoined() {
+  document.body.dataset.guestJoined = "1";
+  S.ui.hideWaiting = false;
+  notify();
+  flash(t("guest_joined"));
+  try {
+    if ("Notification" in window && Notification.permission === "granted") new Notification("Reliquary", {body: t("guest_joined")});
+  } catch { /* no notifications here: the page says it */ }
+}
+
+// ------------------------------------------------------------------ setup hints, a look back
+// Deployment: which piece this is, of how many (the server's count, from the engine).
+function deployText(v) {
+  const d = v.decision;
+  const n = v.position.placed[d.side] + 1;
+  const hints = S.setup && S.setup.seq === v.seq && S.setup.rev === v.rev ? S.setup.deploy : null;
+  return hints ? t("deploy_count_of").replace("{n}", n).replace("{total}", hints.total)
+    : t("deploy_count").replace("{n}", n);
+}
+
+async function loadSetupHints(v) {
+  if (!S.token) return;
+  if (!(S.setup && S.setup.seq === v.seq && S.setup.rev === v.rev)) {
+    try {
+      const hints = await api("GET", `/api/games/${v.id}/setup?t=${encodeURIComponent(S.token)}`);
+      if (S.view !== v) return;
+      S.setup = hints;
+    } catch { return; }
+  }
+  const count = document.getElementById("deploy-count");
+  if (count && S.setup.deploy) count.textContent = deployText(v);
+  if (S.setup.mirrors) bindMirrors(S.setup.mirrors);
+}
+
+// A Ruin pair: pointing at (or focusing) a square shows the square its mirror would be.
+function bindMirrors(mirrors) {
+  const mark = (sq, on) => {
+    for (const name of mirrors[sq] || []) {
+      document.querySelectorAll(`[data-opt-sq="${CSS.escape(name)}"], #board .sq[data-square="${CSS.escape(name)}"]`)
+        .forEach(el => el.classList.toggle(name === sq ? "ruin-preview" : "mirror-preview", on));
+    }
+  };
+  document.querySelectorAll("[data-opt-sq]").forEach(el => {
+    const sq = el.dataset.optSq;
+    if (el.dataset.mirrored) return;
+    el.dataset.mirrored = "1";
+    el.addEventListener("mouseenter", () => mark(sq, true));
+    el.addEventListener("mouseleave", () => mark(sq, false));
+    el.addEventListener("focus", () => mark(sq, true));
+    el.addEventListener("blur", () => mark(sq, false));
+  });
+}
+
+// A turn of the log clicked while the game goes on: the board as that turn began, until
+// "Back to the game" (or the next change of the game).
+async function lookBack(at, turn) {
+  let past;
+  try {
+    past = await api("GET", `/api/games/${S.gameId}/at?at=${at}` + (S.token ? `&t=${encodeURIComponent(S.token)}` : ""));
+  } catch (err) { flash(errorText(err)); return; }
+  const box = document.getElementById("board-box");
+  if (!box || !S.view) return;
+  S.drawer = false;
+  document.getElementById("game").classList.remove("drawer-open");
+  box.innerHTML = boardSVG(past, {bottom: bottomSide(S.view), squares: new Set(), arrows: []}) +
+    `<div class="look-back" id="look-back" role="status"><span>${esc(t("looking_back").replace("{n}", turn))}</span>
+      <button type="button" id="look-back-close">${esc(t("back_to_game"))}</button></div>`;
+  document.body.dataset.past = String(at);
+  document.getElementById("look-back-close").addEventListener("click", () => {
+    delete document.body.dataset.past;
+    render(S.view);
+  });
+}
 
 // ------------------------------------------------------------------ keys
 function focusFirst() {

@@ -148,7 +148,10 @@ const ERRORS = {
     rate_limited: "Too many requests: wait a moment.", too_large: "That is too large.",
     unsupported_media_type: "The request had the wrong content type.",
     undo_refused: "Nothing to take back now (a die was rolled, or nothing was played yet).",
-    busy: "The server is busy: try again in a moment.", gone: "This game has expired: nobody played it for a long time.", network: "The server cannot be reached."},
+    busy: "The server is busy: try again in a moment.", gone: "This game has expired: nobody played it for a long time.", network: "The server cannot be reached.",
+    waiting_for_guest: "Your opponent has not joined yet: the game starts when they open the invite link.",
+    offer_pending: "An offer is already waiting for an answer.", offer_refused: "That offer cannot be made now.",
+    no_offer: "That offer is no longer open.", not_online: "Offers and messages are for online games."},
   es: {bad_request: "No se entendió la petición.", forbidden: "Este enlace no puede hacer eso.",
     not_found: "No existe esa partida.", stale: "La partida avanzó mientras tanto: la página se ha puesto al día, elige de nuevo.",
     not_your_turn: "No es tu turno.", game_over: "La partida ha terminado.",
@@ -156,7 +159,10 @@ const ERRORS = {
     rate_limited: "Demasiadas peticiones: espera un momento.", too_large: "Es demasiado grande.",
     unsupported_media_type: "La petición tenía un tipo de contenido incorrecto.",
     undo_refused: "Ahora no hay nada que deshacer (se tiró un dado, o aún no se jugó nada).",
-    busy: "El servidor está ocupado: inténtalo en un momento.", gone: "Esta partida ha caducado: nadie la jugó en mucho tiempo.", network: "No se puede contactar con el servidor."},
+    busy: "El servidor está ocupado: inténtalo en un momento.", gone: "Esta partida ha caducado: nadie la jugó en mucho tiempo.", network: "No se puede contactar con el servidor.",
+    waiting_for_guest: "Tu rival aún no ha llegado: la partida empieza cuando abra el enlace de invitación.",
+    offer_pending: "Ya hay una oferta esperando respuesta.", offer_refused: "Ahora no se puede hacer esa oferta.",
+    no_offer: "Esa oferta ya no está abierta.", not_online: "Las ofertas y los mensajes son para partidas en línea."},
 };
 
 // A refused record's details in the page's language: the server's English phrases
@@ -190,10 +196,10 @@ export function recordDetail(message) {
 const REASONS = {
   en: {hero_killed: "{l}'s Hero was killed", relic_home: "{w} brought the enemy relic home",
     vigil: "the Vigil reached 0", round_cap: "the round limit was reached",
-    timeout: "{l} ran out of time", resign: "{l} resigned"},
+    timeout: "{l} ran out of time", resign: "{l} resigned", agreed: "both players agreed to a draw"},
   es: {hero_killed: "el Héroe de {l} fue abatido", relic_home: "{w} llevó la Reliquia enemiga a casa",
     vigil: "la Vigilia llegó a 0", round_cap: "se alcanzó el límite de rondas",
-    timeout: "{l} se quedó sin tiempo", resign: "{l} abandonó"},
+    timeout: "{l} se quedó sin tiempo", resign: "{l} abandonó", agreed: "ambos jugadores acordaron tablas"},
 };
 const HEADS = {
   en: {you_win: "You win!", you_lose: "You lose.", wins: "{w} wins.", draw: "Draw."},
@@ -224,6 +230,10 @@ export function setLang(value) {
   listeners.forEach(fn => fn(lang));
 }
 export function onLangChange(fn) { listeners.push(fn); }
+// A part of the page brings its own words ({en: {...}, es: {...}}), kept beside its code.
+export function addStrings(table) {
+  for (const [code, words] of Object.entries(table)) STRINGS[code] = {...(STRINGS[code] || {}), ...words};
+}
 export function sideName(side) { return (SIDE[lang] || SIDE.en)[side] || side; }
 export function factionName(meta, id) {
   if (!id) return "";

@@ -50,9 +50,12 @@ export function logHTML(v) {
       round += 1;
       parts.push(`<h4 class="log-round" data-round="${round}">${esc(t("round"))} ${round}</h4>`);
     }
-    // a finished game's turn opens its replay at that position
+    // a finished game's turn opens its replay at that position; in a game going on, a
+    // click shows the board as the turn began (game.js asks the server for it)
     const title = `${esc(t("turn_n"))} ${i + 1}`;
-    const head = v.result ? `<a class="log-turn-link" href="/replay/${esc(v.id)}#at=${turn.seq}">${title}</a>` : title;
+    const head = v.result ? `<a class="log-turn-link" href="/replay/${esc(v.id)}#at=${turn.seq}">${title}</a>`
+      : v.mode === "replay" ? title
+      : `<button type="button" class="log-turn-look" data-look="${turn.seq}" data-turn="${i + 1}">${title}</button>`;
     parts.push(`<section class="log-turn${i === turns.length - 1 ? " last" : ""}" data-turn="${i + 1}" data-seq="${turn.seq}">
       <h5 class="log-turn-head">${head}</h5>
       <ol class="log-lines">${turn.lines.map(lineHTML).join("")}</ol></section>`);
