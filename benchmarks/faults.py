@@ -26,9 +26,11 @@ A fault whose text is no longer in the source (the code moved on) is reported as
 from __future__ import annotations
 
 import argparse
+import ast
 import contextlib
 import json
 import os
+import random
 import re
 import shutil
 import signal
@@ -37,6 +39,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterable, Sequence
+from copy import copy as shallow_copy
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -54,7 +57,8 @@ class Fault:
     module: str
     edits: tuple[tuple[str, str], ...]
     why: str  # what a user would meet
-    batch: int = 1  # 1: the first list; 2: written after its tests, a fresh measure
+    batch: int = 1  # 1: the first list; 2: written after its tests; 0: generated
+    at: int | None = None  # generated: the byte offset of its one edit (else found by text)
 
 
 def fault(area: str, name: str, module: str, old: str, new: str, why: str,
@@ -430,6 +434,243 @@ FAULTS: tuple[Fault, ...] = (
           "self._regroup_limit = limit or -1", "VAR1 regroup_limit=0 allows any number"),)
 
 
+# ---------------------------------------------------------------------- generated faults
+# Faults nobody chose: a seeded AST mutator picks sites in the issue's modules and one
+# small change at each (`--generate N --seed S`). A list written by hand tends to follow
+# what its author already tests; a sample drawn by a seed does not, so a seed the tests
+# were never written against gives the honest, fresh figure (docs/testing.md).
+
+#: The modules each area's generated faults land in (issue 31's areas).
+MUTATED: dict[str, tuple[str, ...]] = {
+    "web": ("web/guard.py", "web/schemas.py", "web/games.py", "web/clock.py", "web/live.py",
+            "web/ai_pool.py"),
+    "lab": ("lab/metrics.py", "lab/sprt.py", "lab/spec.py", "lab/runner.py"),
+    "printing": ("printing/tokens.py", "printing/sheets.py", "printing/export.py",
+                 "web/print_routes.py"),
+    "env": ("env/encoding.py", "env/aec.py"),
+    "variants": ("engine/state.py",),
+    "ai": ("ai/evaluation.py", "ai/search.py"),
+}
+
+#: Where only part of a module belongs to its area: the lines a site must touch. In the
+#: engine's state that is the variants' code (the settings VAR1–VAR4 read).
+FOCUS: dict[str, re.Pattern[str]] = {
+    "engine/state.py": re.compile(
+        r"VAR\d|regroup|_vigil_start|vigil_start|_round_cap|round_cap|first_turn"
+        r"|_no_damage_first|_no_attack_first|_vigil_reset_any|_pool_killed"),
+}
+
+_FLIPPED: dict[type[ast.cmpop], type[ast.cmpop]] = {
+    ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Eq: ast.NotEq,
+    ast.NotEq: ast.Eq, ast.In: ast.NotIn, ast.NotIn: ast.In, ast.Is: ast.IsNot,
+    ast.IsNot: ast.Is}
+_SWAPPED: dict[type[ast.operator], type[ast.operator]] = {
+    ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.Div, ast.Div: ast.Mult}
+#: Calls whose arguments only reach a log or a message, never a result.
+_QUIET = {"debug", "info", "warning", "error", "exception", "critical", "log"}
+
+
+@dataclass(frozen=True)
+class Site:
+    """A place one small change can go: the source bytes ``start:end`` of ``module``
+    (``old``) and the changes a slip of the pen could make there (``news``)."""
+
+    module: str
+    start: int
+    end: int
+    line: int
+    where: str  # the function or class it is in
+    kind: str  # compare, number, boolean, default, arithmetic, sign, condition, field, min/max
+    old: str
+    news: tuple[str, ...]
+
+
+def _text(node: ast.AST) -> str:
+    """Source for ``node``, in brackets unless it is an atom (it replaces an expression
+    whose brackets, if any, stay outside it)."""
+    text = ast.unparse(node)
+    atom = isinstance(node, (ast.Name, ast.Attribute, ast.Call, ast.Subscript, ast.List,
+                             ast.Dict, ast.Tuple)) or (
+        isinstance(node, ast.Constant) and not (isinstance(node.value, (int, float))
+                                                and node.value < 0))
+    return text if atom else f"({text})"
+
+
+def _changed(node: ast.AST, **fields: object) -> ast.AST:
+    new = shallow_copy(node)
+    for name, value in fields.items():
+        setattr(new, name, value)
+    return new
+
+
+def _numbers(value: int | float) -> tuple[int | float, ...]:
+    if isinstance(value, int):
+        return (value + 1, value - 1)
+    return (1.0,) if value == 0 else (value * 2, value / 2)
+
+
+def _is_text(node: ast.AST) -> bool:
+    return isinstance(node, ast.JoinedStr) or (isinstance(node, ast.Constant)
+                                               and isinstance(node.value, (str, bytes)))
+
+
+def _changes(node: ast.AST) -> list[tuple[str, ast.expr | ast.stmt, list[str]]]:
+    """(kind, the node replaced, its replacements) for the changes that fit ``node``."""
+    out: list[tuple[str, ast.expr | ast.stmt, list[str]]] = []
+    if isinstance(node, ast.Compare):
+        for i, op in enumerate(node.ops):
+            if type(op) in _FLIPPED:
+                ops = [*node.ops]
+                ops[i] = _FLIPPED[type(op)]()
+                out.append(("compare", node, [_text(_changed(node, ops=ops))]))
+    elif isinstance(node, ast.Constant) and isinstance(node.value, bool):
+        out.append(("boolean", node, [repr(not node.value)]))
+    elif isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
+        out.append(("number", node, [_text(ast.Constant(v)) for v in _numbers(node.value)]))
+    elif isinstance(node, ast.BinOp) and type(node.op) in _SWAPPED and not (
+            _is_text(node.left) or _is_text(node.right)):
+        out.append(("arithmetic", node, [_text(_changed(node, op=_SWAPPED[type(node.op)]()))]))
+    elif (isinstance(node, ast.AugAssign) and type(node.op) in (ast.Add, ast.Sub)
+          and not _is_text(node.value)):
+        plain = ast.Assign(targets=[node.target], value=node.value, lineno=0)
+        out.append(("arithmetic", node, [
+            ast.unparse(_changed(node, op=_SWAPPED[type(node.op)]())), ast.unparse(plain)]))
+    elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        out.append(("sign", node, [_text(node.operand)]))
+    elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        out.append(("condition", node, [_text(node.operand)]))
+    elif isinstance(node, ast.BoolOp):
+        other = ast.Or() if isinstance(node.op, ast.And) else ast.And()
+        dropped = [_text(ast.BoolOp(node.op, [*node.values[:i], *node.values[i + 1:]])
+                         if len(node.values) > 2 else node.values[1 - i])
+                   for i in range(len(node.values))]
+        out.append(("condition", node, [*dropped, _text(_changed(node, op=other))]))
+    elif isinstance(node, (ast.If, ast.IfExp)):
+        out.append(("condition", node.test, ["True", "False"]))
+    elif isinstance(node, ast.comprehension):
+        out += [("condition", test, ["True"]) for test in node.ifs]
+    if isinstance(node, ast.Call):
+        if isinstance(node.func, ast.Name) and node.func.id in ("min", "max"):
+            name = "max" if node.func.id == "min" else "min"
+            out.append(("min/max", node.func, [name]))
+        named = [k for k in node.keywords if k.arg is not None]
+        if named:
+            out.append(("field", node, [_text(_changed(node, keywords=[
+                k for k in node.keywords if k is not gone])) for gone in named]))
+    elif isinstance(node, ast.Dict) and None not in node.keys and node.keys:
+        out.append(("field", node, [_text(ast.Dict(
+            [k for j, k in enumerate(node.keys) if j != i],
+            [v for j, v in enumerate(node.values) if j != i])) for i in range(len(node.keys))]))
+    return out
+
+
+def _quiet(node: ast.AST) -> bool:
+    """Code whose change no user could meet: type-checking imports, a log line, a
+    module's export list, a docstring."""
+    if isinstance(node, ast.If):
+        test = ast.unparse(node.test)
+        return test in ("TYPE_CHECKING", "typing.TYPE_CHECKING", "__name__ == '__main__'")
+    if isinstance(node, ast.Call):
+        return isinstance(node.func, ast.Attribute) and node.func.attr in _QUIET
+    if isinstance(node, ast.Assign):
+        return any(isinstance(t, ast.Name) and t.id in ("__all__", "__slots__")
+                   for t in node.targets)
+    return isinstance(node, ast.Expr) and _is_text(node.value)
+
+
+def sites(module: str, source: str) -> list[Site]:
+    """Every site of ``module`` (in ``source``) where a generated fault may go."""
+    data = source.encode()
+    starts = [0]
+    for line in data.splitlines(keepends=True):
+        starts.append(starts[-1] + len(line))
+    lines = source.splitlines()
+    focus = FOCUS.get(module)
+    found: list[Site] = []
+
+    def offset(line: int, col: int) -> int:  # ast's columns count UTF-8 bytes
+        return starts[line - 1] + col
+
+    def walk(node: ast.AST, where: str, default: bool) -> None:
+        if isinstance(node, ast.JoinedStr) or _quiet(node):
+            return
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            where = f"{where}.{node.name}" if where else node.name
+        for kind, target, news in _changes(node):
+            first, last = target.lineno, target.end_lineno or target.lineno
+            # A long node is in focus by its first lines, not by a name far inside it.
+            if focus is not None and not focus.search(
+                    "\n".join(lines[first - 1:min(last, first + 2)])):
+                continue
+            start = offset(first, target.col_offset)
+            end = offset(last, target.end_col_offset or 0)
+            if kind in ("number", "boolean") and default:
+                kind = "default"
+            found.append(Site(module, start, end, first, where or "<module>", kind,
+                              data[start:end].decode(), tuple(news)))
+        defaults: set[int] = set()
+        if isinstance(node, ast.arguments):
+            defaults = {id(d) for d in (*node.defaults, *node.kw_defaults) if d is not None}
+        for field, value in ast.iter_fields(node):
+            if field in ("annotation", "returns", "decorator_list", "type_comment"):
+                continue
+            for child in value if isinstance(value, list) else [value]:
+                if isinstance(child, ast.AST):
+                    walk(child, where, id(child) in defaults
+                         or (default and isinstance(child, ast.Constant)))
+
+    walk(ast.parse(source), "", False)
+    return found
+
+
+def _normal(source: str) -> str:
+    return ast.dump(ast.parse(source))
+
+
+def generate(copy: Path, count: int, seed: int, areas: Sequence[str] | None = None,
+             avoid: Sequence[int] = ()) -> list[Fault]:
+    """``count`` generated faults per area, drawn with ``seed`` from the sites of the
+    area's modules (in the package at ``copy``); the sites another seed in ``avoid``
+    would draw are left out, so that a second sample shares no fault with the first.
+    A change that leaves the module's syntax tree as it was, or breaks its syntax, is
+    passed over for the next site."""
+    faults: list[Fault] = []
+    for area, modules in MUTATED.items():
+        if areas and area not in areas:
+            continue
+        sources = {m: (copy / m).read_text(encoding="utf-8") for m in modules}
+        pool = [s for m in modules for s in sites(m, sources[m])]
+        taken = {(f.module, f.at) for other in avoid
+                 for f in generate(copy, count, other, [area])}
+        rng = random.Random(f"{seed}/{area}")
+        order = rng.sample(pool, len(pool))
+        chosen: list[Fault] = []
+        for site in order:
+            if len(chosen) == count:
+                break
+            if (site.module, site.start) in taken:
+                continue
+            new = rng.choice(site.news)
+            data = sources[site.module].encode()
+            text = (data[:site.start] + new.encode() + data[site.end:]).decode()
+            try:
+                if _normal(text) == _normal(sources[site.module]):
+                    continue
+            except SyntaxError:
+                continue
+            stem = Path(site.module).stem
+            chosen.append(Fault(area, f"{stem}:{site.line}:{site.kind}", site.module,
+                                ((site.old, new),), f"{site.where}: {_short(site.old)} → "
+                                f"{_short(new)}", batch=0, at=site.start))
+        faults += chosen
+    return faults
+
+
+def _short(text: str, width: int = 70) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[:width - 1] + "…"
+
+
 # ---------------------------------------------------------------------- running
 @dataclass
 class Outcome:
@@ -494,10 +735,12 @@ def preload() -> None:
 
 
 def run_tests(tests: Sequence[str], env: dict[str, str], deselect: Iterable[str],
-              timeout: float) -> tuple[int | None, str]:
+              timeout: float, measure: Path | None = None) -> tuple[int | None, str]:
     """pytest's exit code (None: it ran past ``timeout``) and its output, from a forked
-    child of this process (the libraries already loaded; the package from the copy)."""
-    args = pytest_command(tests, deselect)[3:]  # without "python -m pytest"
+    child of this process (the libraries already loaded; the package from the copy).
+    With ``measure``, every test runs (no ``-x``) under coverage, and the child writes
+    there which tests ran each line of the copy (:func:`_measured`)."""
+    args = [a for a in pytest_command(tests, deselect)[3:] if not (measure and a == "-x")]
     with tempfile.TemporaryFile() as out:
         sys.stdout.flush()
         sys.stderr.flush()
@@ -514,7 +757,10 @@ def run_tests(tests: Sequence[str], env: dict[str, str], deselect: Iterable[str]
                 sys.path.insert(0, env["PYTHONPATH"])
                 import pytest
 
-                exit_code = int(pytest.main(args))
+                if measure is None:
+                    exit_code = int(pytest.main(args))
+                else:
+                    exit_code = _measured(args, Path(env["PYTHONPATH"]), measure)
             finally:
                 sys.stdout.flush()
                 sys.stderr.flush()
@@ -535,6 +781,40 @@ def run_tests(tests: Sequence[str], env: dict[str, str], deselect: Iterable[str]
             time.sleep(0.1)
         out.seek(0)
         return code, out.read().decode(errors="replace")
+
+
+def _measured(args: list[str], copy_root: Path, into: Path) -> int:
+    """Run pytest under coverage, each test in a context of its own; write
+    ``{module: {line: [node ids]}}`` for the copy's modules to ``into`` as JSON (lines
+    run only while importing, outside any test, are left out)."""
+    import coverage
+    import pytest
+
+    cov = coverage.Coverage(data_file=None, include=[f"{copy_root}/*"], config_file=False)
+
+    class Contexts:
+        @pytest.hookimpl(tryfirst=True)
+        def pytest_runtest_setup(self, item: pytest.Item) -> None:
+            cov.switch_context(item.nodeid)
+
+        @pytest.hookimpl(trylast=True)
+        def pytest_runtest_teardown(self, item: pytest.Item) -> None:
+            cov.switch_context("")
+
+    cov.start()
+    try:
+        code = int(pytest.main(args, plugins=[Contexts()]))
+    finally:
+        cov.stop()
+    data = cov.get_data()
+    package = copy_root / "reliquary"
+    lines: dict[str, dict[int, list[str]]] = {}
+    for name in data.measured_files():
+        by_line = {n: [c for c in ctx if c] for n, ctx in data.contexts_by_lineno(name).items()}
+        lines[Path(name).relative_to(package).as_posix()] = {
+            n: tests for n, tests in by_line.items() if tests}
+    into.write_text(json.dumps(lines), encoding="utf-8")
+    return code
 
 
 def check_copy_is_imported(copy_root: Path, env: dict[str, str]) -> None:
@@ -570,25 +850,94 @@ class Baseline:
         return not self.unimportable[module]
 
 
-def inject(fault: Fault, copy: Path, baseline: Baseline, timeout: float) -> Outcome:
+#: Modules whose code the tests also run in worker processes, which coverage here
+#: does not see: when the tests that ran a fault's line pass, the rest run too.
+SPAWNED = frozenset({"web/ai_pool.py", "lab/runner.py"})
+
+
+class Reach:
+    """Which tests run each line of the unchanged copy, measured once (all the tests of
+    the modules chosen, under coverage), so that a fault runs only the tests that reach
+    it, as mutation tools do. A line no test runs (or only its import runs) gets the
+    module's whole set, and so does a fault in :data:`SPAWNED` that its own tests miss;
+    a test that fails on the unchanged copy is left out from the start."""
+
+    def __init__(self, modules: Iterable[str], baseline: Baseline) -> None:
+        tests = sorted({t for m in modules for t in TESTS[m]})
+        with tempfile.TemporaryDirectory() as tmp:
+            into = Path(tmp) / "reach.json"
+            started = time.perf_counter()
+            code, out = run_tests(tests, baseline.env, (), 20 * baseline.timeout, into)
+            if code not in (0, 1) or not into.exists():
+                raise SystemExit(f"measuring the tests' reach failed (pytest exit {code}):\n"
+                                 + out[-3000:])
+            raw = json.loads(into.read_text(encoding="utf-8"))
+        self.lines = {m: {int(n): t for n, t in by_line.items()} for m, by_line in raw.items()}
+        failing = set(FAILED.findall(out))
+        baseline.broken |= failing
+        self.summary = (f"the tests' reach measured in {time.perf_counter() - started:.0f} s"
+                        + (f"; failing without any fault: {', '.join(sorted(failing))}"
+                           if failing else ""))
+
+    def tests_for(self, module: str, first: int, last: int,
+                  broken: set[str]) -> list[str] | None:
+        """The tests that run lines ``first``–``last`` of ``module`` (None: not known)."""
+        by_line = self.lines.get(module, {})
+        found = {t for n in range(first, last + 1) for t in by_line.get(n, ())} - broken
+        wanted = [t for t in found if any(t == x or t.startswith((f"{x}::", f"{x}["))
+                                          for x in TESTS[module])]
+        return sorted(wanted) or None
+
+
+def changed_lines(fault: Fault, original: str) -> tuple[int, int] | None:
+    """The first and last line of ``original`` that ``fault`` edits (None: not found)."""
+    data = original.encode()
+    spans: list[tuple[int, int]] = []
+    for old, _ in fault.edits:
+        at = fault.at if fault.at is not None else data.find(old.encode())
+        if at < 0:
+            return None
+        spans.append((at, at + len(old.encode())))
+    start, end = min(a for a, _ in spans), max(b for _, b in spans)
+    return data.count(b"\n", 0, start) + 1, data.count(b"\n", 0, end) + 1
+
+
+def inject(fault: Fault, copy: Path, baseline: Baseline, timeout: float,
+           reach: Reach | None = None) -> Outcome:
     path = copy / fault.module
     original = path.read_text(encoding="utf-8")
     text = original
-    for old, new in fault.edits:
+    if fault.at is not None:  # generated: its place, not its text, says where
+        [(old, new)] = fault.edits
+        data, at = original.encode(), fault.at
+        if data[at:at + len(old.encode())] != old.encode():
+            return Outcome(fault, "stale", 0.0, f"{old!r} is no longer at byte {at}")
+        text = (data[:at] + new.encode() + data[at + len(old.encode()):]).decode()
+    for old, new in fault.edits if fault.at is None else ():
         if text.count(old) != 1:
             return Outcome(fault, "stale", 0.0, f"{old!r} occurs {text.count(old)} times")
         text = text.replace(old, new)
+    lines = changed_lines(fault, original)
+    chosen = (reach.tests_for(fault.module, *lines, baseline.broken)
+              if reach is not None and lines is not None else None)
+    runs = [chosen] if chosen is not None else []
+    if chosen is None or fault.module in SPAWNED:
+        runs.append(list(TESTS[fault.module]))
     start = time.perf_counter()
-    while True:
-        try:
-            write_source(path, text)
-            code, out = run_tests(TESTS[fault.module], baseline.env, baseline.broken, timeout)
-        finally:
-            write_source(path, original)
-        failed = FAILED.findall(out)
-        if code == 1 and failed and baseline.fails_unchanged(failed[0]):
-            continue  # that test fails without the fault too: run again without it
-        break
+    for tests in runs:
+        while True:
+            try:
+                write_source(path, text)
+                code, out = run_tests(tests, baseline.env, baseline.broken, timeout)
+            finally:
+                write_source(path, original)
+            failed = FAILED.findall(out)
+            if code == 1 and failed and baseline.fails_unchanged(failed[0]):
+                tests = [t for t in tests if t != failed[0]] or list(TESTS[fault.module])
+                continue  # that test fails without the fault too: run again without it
+            break
+        if code != 0:
+            break
     seconds = time.perf_counter() - start
     if code is None:
         return Outcome(fault, "timeout", seconds, "the tests ran past the time limit")
@@ -634,14 +983,35 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="only faults whose name contains this (repeatable)")
     parser.add_argument("--batch", type=int, choices=(1, 2),
                         help="only the first list, or only the second (the fresh measure)")
+    parser.add_argument("--generate", type=int, metavar="N",
+                        help="instead of the list: N faults per area drawn by the mutator")
+    parser.add_argument("--seed", type=int, default=1, help="the mutator's seed (default 1)")
+    parser.add_argument("--avoid", type=int, action="append", default=[], metavar="SEED",
+                        help="leave out the sites this seed draws (repeatable): a fresh sample")
+    parser.add_argument("--every-test", action="store_true",
+                        help="run each fault's whole set of tests, not only those that "
+                             "reach its lines (slower; no coverage needed)")
     parser.add_argument("--list", action="store_true", help="list the faults and stop")
-    parser.add_argument("--timeout", type=float, default=240.0,
+    parser.add_argument("--timeout", type=float, default=180.0,
                         help="seconds a fault's tests may run (past it: caught, as a hang)")
     parser.add_argument("--json", type=Path, help="also write the outcomes to this file")
     args = parser.parse_args(argv)
-    chosen = [f for f in FAULTS if (not args.area or f.area in args.area)
-              and (args.batch is None or f.batch == args.batch)
-              and (not args.only or any(s in f.name for s in args.only))]
+    if args.generate is not None:
+        if args.generate < 1:
+            parser.error("--generate needs at least one fault per area")
+        unknown = set(args.area or ()) - set(MUTATED)
+        if unknown:
+            parser.error(f"no such area: {', '.join(sorted(unknown))} "
+                         f"(areas: {', '.join(MUTATED)})")
+
+    def chosen_from(package: Path) -> list[Fault]:
+        listed = (generate(package, args.generate, args.seed, args.area, args.avoid)
+                  if args.generate is not None
+                  else [f for f in FAULTS if args.batch is None or f.batch == args.batch])
+        return [f for f in listed if (not args.area or f.area in args.area)
+                and (not args.only or any(s in f.name for s in args.only))]
+
+    chosen = chosen_from(PACKAGE)
     if not chosen:
         parser.error("no fault matches --area/--only")
     if args.list:
@@ -651,15 +1021,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="reliquary-faults-") as tmp:
         copy_root = Path(tmp)
         copy = copy_package(copy_root)
+        chosen = chosen_from(copy)  # generated faults: their places in the copy's text
         env = environment(copy_root)
         check_copy_is_imported(copy_root, env)
         preload()
         print(f"{len(chosen)} faults; the copy: {copy}", flush=True)
         started = time.perf_counter()
         baseline = Baseline(env, args.timeout)
+        reach = None
+        if not args.every_test:
+            reach = Reach({f.module for f in chosen}, baseline)
+            print(reach.summary, flush=True)
         outcomes = []
         for number, f in enumerate(chosen, start=1):
-            outcome = inject(f, copy, baseline, args.timeout)
+            outcome = inject(f, copy, baseline, args.timeout, reach)
             outcomes.append(outcome)
             print(f"[{number:2}/{len(chosen)}] {outcome.status:7} {f.area:9} {f.name:34} "
                   f"{outcome.seconds:5.1f} s  {outcome.detail}", flush=True)
