@@ -369,16 +369,43 @@ class KeepersHooks(Hooks):
     # ------------------------------------------------------------ M-MOD-3 INTERACT
     def interact_actions(self, s: State, player: int) -> list[str]:
         actions = []
-        if self.delvers(s, player):
+        if self.can_delve(s, player):
             actions.append("delve")
         if self.wayshrines:
-            st = kstate(s)
-            if st.shrine[player] < 0:
+            if kstate(s).shrine[player] < 0:
                 if self.encampers(s, player):
                     actions.append("encamp")
             else:
                 actions.append("decamp")
         return actions
+
+    def can_delve(self, s: State, player: int) -> bool:
+        """Whether some piece of ``player`` can DELVE (asked at every play: it starts
+        from the few tokens on Ruins, not from the pieces)."""
+        st = kstate(s)
+        carried = {t.carrier for t in st.tokens}
+        relic = s.relic_carrier[1 - player]
+        board, pieces = s.board, s.pieces
+        for t in st.tokens:
+            sq = t.sq
+            if sq < 0 or not (s.ruins >> sq) & 1:
+                continue
+            counts = [0, 0]
+            free = False
+            for n in s.geometry.neighbours[sq]:
+                pid = board[n]
+                if pid >= 0:
+                    p = pieces[pid]
+                    if p.bans & OBJECT:
+                        continue
+                    counts[p.owner] += 1
+                    if p.owner == player and not p.bans & NO_ACT and pid not in carried \
+                            and pid != relic:
+                        free = True
+            if free and counts[player] > counts[1 - player] and (
+                    not t.face_up or counts[player] >= t.value):
+                return True
+        return False
 
     def interact(self, s: State, player: int, action: str) -> None:
         if action == "delve":
@@ -415,9 +442,11 @@ class KeepersHooks(Hooks):
         return sorted(p.sq for p in s._own[player] if self.delve_ruins(s, p))
 
     def encampers(self, s: State, player: int) -> list[int]:
+        carried = {t.carrier for t in kstate(s).tokens}
+        relic = s.relic_carrier[1 - player]
         return sorted(p.sq for p in s._own[player]
                       if not p.hero and not p.bans & (NO_ACT | OBJECT)
-                      and carries_nothing(s, p))
+                      and p.id not in carried and p.id != relic)
 
     # ------------------------------------------------------------ RL1–RL3 extended
     def arrived(self, s: State, piece: Piece, frm: int, by_enemy: bool) -> None:
@@ -431,14 +460,12 @@ class KeepersHooks(Hooks):
     def pick_up(self, s: State, piece: Piece) -> None:
         """M-KEEP-5 (RL1): a piece carrying nothing takes a face-up token where it ends,
         unless the enemy relic lies there (it takes that instead)."""
-        if piece.bans & OBJECT or not carries_nothing(s, piece):
+        st = kstate(s)
+        here = [i for i in st.on_square(piece.sq) if st.tokens[i].face_up]
+        if not here or piece.bans & OBJECT or not carries_nothing(s, piece):
             return
         relic = 1 - piece.owner
         if s.relic_carrier[relic] < 0 and s.relic_sq[relic] == piece.sq:
-            return
-        st = kstate(s)
-        here = [i for i in st.on_square(piece.sq) if st.tokens[i].face_up]
-        if not here:
             return
         if len({(st.tokens[i].kind, st.tokens[i].value) for i in here}) > 1:
             _ask(s, ("token_pickup", piece.id, piece.sq))  # M-KEEP-D4
@@ -505,10 +532,11 @@ class KeepersHooks(Hooks):
         st = kstate(s)
         geo = s.geometry
         shrine = s.pieces.get(st.shrine[player]) if st.shrine[player] >= 0 else None
-        for piece in sorted(s._own[player], key=lambda p: p.sq):
-            i = st.carried_by(piece.id)
-            if i < 0:
-                continue
+        carriers = sorted((s.pieces[t.carrier].sq, i) for i, t in enumerate(st.tokens)
+                          if t.carrier >= 0 and t.carrier in s.pieces
+                          and s.pieces[t.carrier].owner == player)
+        for sq, i in carriers:
+            piece = s.pieces[st.tokens[i].carrier]
             token = st.tokens[i]
             home = geo.rank_from_back(player, piece.sq) == 0 or (
                 shrine is not None and st.shrine_type[player] == token.kind
