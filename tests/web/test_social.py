@@ -41,7 +41,7 @@ def social(client: TestClient, game_id: str, token: str | None = None) -> Any:
 
 def online(client: TestClient, join: bool = True) -> dict[str, Any]:
     """An online game (quick setup): the host's answer, and the guest's token once joined."""
-    game = ok(client.post("/api/games", json={"mode": "online", "seat": "key"}))
+    game: dict[str, Any] = ok(client.post("/api/games", json={"mode": "online", "seat": "key"}))
     game["host"] = game["token"]
     if join:
         code = game["links"]["invite"].split("?invite=")[1]
@@ -168,7 +168,8 @@ def test_a_draw_offer_accepted_ends_the_game_drawn_for_good(client: TestClient,
     made = offer(client, gid, game["host"], "draw")
     assert made.status_code == 200 and made.json()["offer"]["mine"] is True
     seen = social(client, gid, game["guest"])
-    assert seen["offer"] == {"kind": "draw", "by": "key", "mine": False, "rev": seen["offer"]["rev"]}
+    assert seen["offer"] == {"kind": "draw", "by": "key", "mine": False,
+                             "rev": seen["offer"]["rev"]}
     assert seen["can_offer"] == {"draw": False, "takeback": False}  # one offer at a time
     again = offer(client, gid, game["guest"], "draw")
     assert again.status_code == 409 and again.json()["code"] == "offer_pending"
@@ -180,7 +181,8 @@ def test_a_draw_offer_accepted_ends_the_game_drawn_for_good(client: TestClient,
     # stored: a fresh server on the same database, and the record, say the same
     record = ok(client.get(f"/api/games/{gid}/record"))
     assert record["result"]["reason"] == "agreed"
-    assert replay(record, default_content()).state.result.reason == "agreed"
+    result = replay(record, default_content()).state.result
+    assert result is not None and result.reason == "agreed" and result.winner is None
     url = str(client.app.state.manager.store.engine.url)  # type: ignore[attr-defined]
     with TestClient(create_app(url, ai_delay=0)) as fresh:
         assert view(fresh, gid)["result"]["reason"] == "agreed"
@@ -224,7 +226,8 @@ def test_a_take_back_request_accepted_goes_back_one_turn(client: TestClient) -> 
     after = play_turn(client, game, rng)
     ok(offer(client, gid, asker, "takeback"))
     back = ok(reply(client, gid, answerer, True))
-    assert back["seq"] == start["seq"] and back["position"] == view(client, gid, answerer)["position"]
+    assert back["seq"] == start["seq"]
+    assert back["position"] == view(client, gid, answerer)["position"]
     assert back["seq"] < after["seq"]
     mine = view(client, gid, asker)
     assert mine["decision"]["mine"] and mine["position"]["turns_taken"] == \
