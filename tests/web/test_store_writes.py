@@ -1,15 +1,18 @@
-"""The decision path's write on SQLite goes through the DB-API connection itself
-(issue 30: SQLAlchemy's machinery cost twice the write); it keeps the store's promises:
-all or nothing, a stale writer refused, a busy file reported as SQLAlchemy reports it."""
+"""A decision's cost (issue 30): on SQLite its write goes through the DB-API connection
+itself (SQLAlchemy's machinery cost twice the write) and keeps the store's promises
+(all or nothing, a stale writer refused, a busy file reported as SQLAlchemy reports
+it); the option a view listed is looked up, not read from its token again."""
 
 from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy.exc import OperationalError
 
+from reliquary.engine import parse_option
 from reliquary.web import db
 from reliquary.web.db import StaleError, Store
 
@@ -63,3 +66,40 @@ def test_a_locked_file_is_sqlalchemy_s_operational_error(store: Store, tmp_path:
         holder.execute("ROLLBACK")
         holder.close()
     assert store.add_moves("g", 1, 1, [("b", 1)], False) == 2  # the connection still works
+
+
+def test_a_decision_answering_its_view_is_looked_up_not_parsed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 30's wasted work: the option a view listed goes back to the engine as the
+    option it was (no token read again); a token of no view is still read and checked."""
+    from fastapi.testclient import TestClient
+
+    from reliquary.web import create_app, games
+
+    parsed: list[str] = []
+
+    def counting(state: Any, token: str) -> Any:
+        parsed.append(token)
+        return parse_option(state, token)
+
+    monkeypatch.setattr(games, "parse_option", counting)
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'd.db'}", ai_delay=0)) as client:
+        game = client.post("/api/games", json={"mode": "hotseat"}).json()
+        gid, token = game["id"], game["token"]
+        view = client.get(f"/api/games/{gid}", params={"t": token}).json()
+        for _ in range(3):
+            answer = client.post(f"/api/games/{gid}/decide", json={
+                "token": token, "rev": view["rev"], "option": view["decision"]["options"][-1]})
+            assert answer.status_code == 200, answer.text
+            view = answer.json()
+        assert parsed == []
+        wrong = client.post(f"/api/games/{gid}/decide", json={
+            "token": token, "rev": view["rev"], "option": "nowhere"})
+        assert wrong.status_code == 422 and wrong.json()["code"] == "illegal_option"
+        assert parsed == ["nowhere"]
+        # A token with spaces is no view's, but the engine reads it: still taken.
+        spaced = " " + view["decision"]["options"][0] + " "
+        taken = client.post(f"/api/games/{gid}/decide", json={
+            "token": token, "rev": view["rev"], "option": spaced})
+        assert taken.status_code == 200, taken.text
+        assert parsed == ["nowhere", spaced]

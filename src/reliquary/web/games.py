@@ -23,9 +23,11 @@ from ..engine import (
     Content,
     Entry,
     Game,
+    Option,
     Settings,
     State,
     format_option,
+    parse_option,
     read_option,
 )
 from ..engine.visibility import position_for, viewer_for
@@ -89,6 +91,9 @@ class Session:
     #: Each log line already in JSON: a view's answer is the log's bulk, and it only grows.
     log_json: list[str] = field(default_factory=list)
 
+    #: The current decision's options by token, as its last view listed them, and the
+    #: decision count they are for: a decision answering that view is a lookup.
+    choices: tuple[int, dict[str, Option]] | None = None
     @property
     def id(self) -> str:
         return self.row.id
@@ -106,8 +111,10 @@ class Session:
         """The stored revision this game is at, as the API shows it."""
         return str(self.row.rev)
 
-    def apply(self, option: Any) -> Entry:
-        note_before(self.ctx, self.game.state, self.game.state.decision().kind, option)
+    def apply(self, option: Any, kind: str | None = None) -> Entry:
+        """Take ``option`` (of the current decision, whose ``kind`` the caller may know)."""
+        state = self.game.state
+        note_before(self.ctx, state, kind or state.decision().kind, option)
         entry = self.game.apply(option)
         lines = describe(self.ctx, entry)
         self.log.extend(lines)
@@ -116,7 +123,18 @@ class Session:
 
     def apply_token(self, token: str) -> Entry:
         state = self.game.state
-        return self.apply(read_option(state, state.decision().kind, token))
+        kind = state.decision().kind
+        return self.apply(read_option(state, kind, token), kind)
+
+    def option_of(self, token: str) -> Option:
+        """The legal option ``token`` names now: looked up among the options the last
+        view listed, if it is of this moment; otherwise read and checked
+        (:func:`~reliquary.engine.parse_option`: NotationError, IllegalOptionError)."""
+        if self.choices is not None and self.choices[0] == self.seq:
+            found = self.choices[1].get(token)
+            if found is not None:
+                return found
+        return parse_option(self.state, token)
 
     def seats_of(self, token: Any) -> frozenset[int] | None:
         """The seats a token decides for; empty for spectators; None for a wrong token."""
@@ -267,7 +285,7 @@ def view(session: Session, seats: frozenset[int], *, ai: AIPool | None,
             "player": d.player,
             "side": SIDES[d.player] if d.player in (0, 1) else "chance",
             "mine": mine,
-            "options": [format_option(state, o) for o in d.options] if mine else [],
+            "options": tokens,
             "piece": state.geometry.name(d.piece) if d.piece >= 0 else None,
             "card": d.card,
             "prompt": {"en": en, "es": es},
@@ -276,10 +294,15 @@ def view(session: Session, seats: frozenset[int], *, ai: AIPool | None,
     if result is not None:  # how it was decided: the Vigil's tie-break (V2) when it came to it
         result = {**result, "tiebreak": (result.get("detail") or None)
                   if result.get("reason") == "vigil" else None}
+    kind = None
     last_roll = None
     for entry in reversed(game.history):
+        kind = d.kind
         if entry.kind == "roll":
             last_roll = {"face": entry.token,
+        tokens = [format_option(state, o) for o in d.options] if mine else []
+        if mine:  # the decision that answers this view looks its option up
+            session.choices = (session.seq, dict(zip(tokens, d.options, strict=True)))
                          "card": next((e.data.get("card") for e in entry.events
                                        if e.kind == "roll"), None)}
             break
@@ -294,7 +317,7 @@ def view(session: Session, seats: frozenset[int], *, ai: AIPool | None,
         "result": result,
         "result_text": result_text(result),
         "log": session.log,
-        "last_turn": last_turn_squares(session),
+        "last_turn": last_turn_squares(session, kind),
         "last_roll": last_roll,
         "rev": session.rev,
         "undo": row.mode in ("ai", "hotseat") and bool(seats) and not state.is_terminal
@@ -310,7 +333,7 @@ def view(session: Session, seats: frozenset[int], *, ai: AIPool | None,
         "clock": (clock_view(clocks, session.id, row.options, row.mode, state, game.history)
                   if upto is None else None),
         "deploy_rows": state.content.board_row(state.settings.size).deploy_rows,
-        "phase": "over" if state.is_terminal else ("setup" if in_setup(state) else "play"),
+        "phase": "over" if kind is None else ("setup" if in_setup(state, kind) else "play"),
     }
     links = {"spectate": f"/g/{session.id}"}
     if seats and token:
@@ -342,13 +365,16 @@ def rematch_view(stored: str | None, seats: frozenset[int]) -> dict[str, str] | 
     return {"id": new_id, "link": f"/g/{new_id}"}
 
 
-def in_setup(state: State) -> bool:
-    """Before the first turn: setup choices and the deal (S1–S7)."""
-    return not state.is_terminal and (state.first < 0 or state.decision().kind in SETUP_KINDS)
+def in_setup(state: State, kind: str | None = None) -> bool:
+    """Before the first turn: setup choices and the deal (S1–S7); ``kind``: the current
+    decision's, when the caller has it."""
+    return not state.is_terminal and (state.first < 0 or (kind or state.decision().kind)
+                                      in SETUP_KINDS)
 
 
-def last_turn_squares(session: Session) -> list[str]:
-    """Squares touched by the last finished turn (for the highlight)."""
+def last_turn_squares(session: Session, kind: str | None = None) -> list[str]:
+    """Squares touched by the last finished turn (for the highlight); ``kind``: the
+    current decision's, when the caller has it."""
     game = session.game
     history = game.history
     # The last two turn starts, looked for from the end (not the whole game each view).
@@ -361,7 +387,7 @@ def last_turn_squares(session: Session) -> list[str]:
     if not starts:
         return []
     state = game.state
-    at_turn_start = state.is_terminal or state.decision().kind == "play"
+    at_turn_start = state.is_terminal or (kind or state.decision().kind) == "play"
     if at_turn_start:
         turn = history[starts[0]:]
     else:

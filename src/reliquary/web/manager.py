@@ -42,7 +42,6 @@ from ..engine import (
     IllegalOptionError,
     NotationError,
     Settings,
-    parse_option,
 )
 from .ai_driver import AIDriver
 from .clock import Clocks
@@ -493,15 +492,16 @@ class Manager:
         return WebError(409, f"stale {why}: the game moved on (another decision or an undo "
                              "came first); reload the game", "stale", rev=current)
 
-    async def _take(self, session: Session, option: Any) -> None:
+    async def _take(self, session: Session, option: Any, kind: str | None = None) -> None:
         """Apply one decision and the chance after it, and store them at the session's
         revision; a clash with another writer drops the cached game (409 stale).
 
         The write runs in a thread (:meth:`Store.run`); meanwhile the game is out of the
-        cache, so a reader never sees a decision that is not stored yet."""
+        cache, so a reader never sees a decision that is not stored yet. ``kind``: the
+        decision's, when the caller has it."""
         start = session.seq
         try:
-            session.apply(option)
+            session.apply(option, kind)
             self._settle(session)
             entries = [(e.token, e.player) for e in session.game.history[start:]]
             self.forget(session.id)
@@ -550,10 +550,10 @@ class Manager:
                 raise WebError(409, f"not your decision: it is {who}'s {decision.kind!r} "
                                     "decision now", "not_your_turn")
             try:
-                chosen = parse_option(state, option)
+                chosen = session.option_of(option)
             except (NotationError, IllegalOptionError) as err:
                 raise WebError(422, f"illegal option: {err}", "illegal_option") from None
-            await self._take(session, chosen)
+            await self._take(session, chosen, decision.kind)
         self.driver.kick(game_id)
         return session
 
