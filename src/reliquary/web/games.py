@@ -90,10 +90,10 @@ class Session:
     log: list[Line] = field(default_factory=list)
     #: Each log line already in JSON: a view's answer is the log's bulk, and it only grows.
     log_json: list[str] = field(default_factory=list)
-
     #: The current decision's options by token, as its last view listed them, and the
     #: decision count they are for: a decision answering that view is a lookup.
     choices: tuple[int, dict[str, Option]] | None = None
+
     @property
     def id(self) -> str:
         return self.row.id
@@ -276,10 +276,15 @@ def view(session: Session, seats: frozenset[int], *, ai: AIPool | None,
     state = game.state
     pos = position_for(state, viewer_for(seats))  # S3: secrets as engine.visibility says
     decision = None
+    kind = None
     if not state.is_terminal:
         d = state.decision()
+        kind = d.kind
         mine = d.player in seats and upto is None
         en, es = PROMPTS.get(d.kind, (d.kind, d.kind))
+        tokens = [format_option(state, o) for o in d.options] if mine else []
+        if mine:  # the decision that answers this view looks its option up
+            session.choices = (session.seq, dict(zip(tokens, d.options, strict=True)))
         decision = {
             "kind": d.kind,
             "player": d.player,
@@ -294,15 +299,10 @@ def view(session: Session, seats: frozenset[int], *, ai: AIPool | None,
     if result is not None:  # how it was decided: the Vigil's tie-break (V2) when it came to it
         result = {**result, "tiebreak": (result.get("detail") or None)
                   if result.get("reason") == "vigil" else None}
-    kind = None
     last_roll = None
     for entry in reversed(game.history):
-        kind = d.kind
         if entry.kind == "roll":
             last_roll = {"face": entry.token,
-        tokens = [format_option(state, o) for o in d.options] if mine else []
-        if mine:  # the decision that answers this view looks its option up
-            session.choices = (session.seq, dict(zip(tokens, d.options, strict=True)))
                          "card": next((e.data.get("card") for e in entry.events
                                        if e.kind == "roll"), None)}
             break
