@@ -21,17 +21,22 @@ from typing import Final
 from ..engine import State
 from ..engine.modules.conditions import ConditionsHooks
 from ..engine.state import Piece
-from .evaluation import DEFAULT_WEIGHTS, _Board, _distance, _line_reach, _reach_table
 
 
 @dataclass(frozen=True)
 class ConditionsWeights:
-    upkeep_hero: float = DEFAULT_WEIGHTS.hero_hp  # per Hero HP the next Upkeep takes
-    upkeep_minion: float = DEFAULT_WEIGHTS.minion  # a Minion the next Upkeep kills
+    """Points, on the base evaluation's scale (ai/evaluation.py's Weights; not imported,
+    since the evaluation imports these terms)."""
+
+    upkeep_hero: float = 40.0    # per Hero HP the next Upkeep takes (hero_hp)
+    upkeep_minion: float = 25.0  # a Minion the next Upkeep kills (minion)
     poison_future: float = 20.0  # per HP of a Hero's Poison after the next Upkeep
-    stalled_carrier: float = DEFAULT_WEIGHTS.carry_progress  # a Slow or Paralyzed carrier
+    stalled_carrier: float = 22.0  # a Slow or Paralyzed carrier (carry_progress)
     focus: float = 4.0           # per point of Focus held
     defensive: float = 3.0       # per point of Defensive held
+    hero_en_prise: float = 250.0  # as the base terms of the same names
+    hero_exposed: float = 15.0
+    carrier_threat: float = 12.0
 
 
 WEIGHTS: Final = ConditionsWeights()
@@ -86,17 +91,17 @@ def conditions_terms(state: State, player: int, w: ConditionsWeights = WEIGHTS) 
             value += sign * w.focus * p.value(name)
         for name, _ in rules.reducers:
             value += sign * w.defensive * p.value(name)
-    return value + _threat_correction(state, player, rules)
+    return value + _threat_correction(state, player, rules, w)
 
 
 def _pass_chance(rules: ConditionsHooks) -> float:
     return (7 - rules.dread_tn) / 6
 
 
-def _threat_correction(state: State, player: int, rules: ConditionsHooks) -> float:
+def _threat_correction(state: State, player: int, rules: ConditionsHooks,
+                       base: ConditionsWeights) -> float:
     """The base threat terms corrected for Focus, Defensive and Dread (see the module
     docstring); positive is better for ``player``."""
-    base = DEFAULT_WEIGHTS
     value = 0.0
     mover = state.current_player
     if mover in (0, 1) and not (state.settings.first_turn == "no_damage"
@@ -127,26 +132,33 @@ def _reach(state: State, rules: ConditionsHooks, mover: int, hero: Piece
            ) -> tuple[float, float]:
     """The most damage ``mover`` reaches on ``hero`` this turn: as the base evaluation
     counts it, and with Focus, Defensive and Dread."""
-    board = _Board(state)
     geo = state.geometry
-    n = geo.size
-    hx, hy = hero.sq % n, hero.sq // n
     defensive = rules.reduction(state, hero)
     plain = shaped = 0.0
-    for i, p in enumerate(board.pieces):
-        if p.owner != mover:
-            continue
-        d = _distance(board.x[i], board.y[i], hx, hy)
+    for p in state._own[mover]:
+        d = geo.distance(p.sq, hero.sq)
         if d > 3:
             continue
-        table = _reach_table(state, p)
         focus = sum(p.value(name) for name, _ in rules.on_attack)
         odds = _pass_chance(rules) if rules.tests(state, p, hero) else 1.0
         for card in state.hands[mover]:
-            reach, damage = _line_reach(state, card, p, table)
+            reach, damage = _line_reach(state, card, p)
             if reach < d:
                 continue
             plain = max(plain, damage)
             if damage or focus:
                 shaped = max(shaped, odds * max(0, damage + focus - defensive))
     return plain, shaped
+
+
+def _line_reach(state: State, card: str, piece: Piece) -> tuple[int, int]:
+    """(reach, most damage) of a piece's attack with a card, as the base evaluation's
+    function of that name counts it (a lunge adds 1; Ordeal's best row; Gale's crush)."""
+    line = state.line_for(card, piece)
+    if line.effect == "strike":
+        return line.range + (1 if line.adjacent else 0), line.damage
+    if line.effect == "ordeal":
+        return line.range, max(row.damage for row in line.table)
+    if line.effect == "gale":
+        return 2, 1
+    return 0, 0
