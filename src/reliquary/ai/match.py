@@ -20,6 +20,7 @@ from typing import Any
 
 from .. import new_game
 from .base import get_agent, sample_chance
+from .drafting import drafted
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,9 @@ class MatchSpec:
     variants: dict[str, Any] = field(default_factory=dict)
     budget_a: dict[str, Any] = field(default_factory=dict)  # extra budget for A only
     budget_b: dict[str, Any] = field(default_factory=dict)
+    #: The ruleset (name or file) whose content (patch included) the games use; its settings are
+    #: given above (the CLI takes them from ``--ruleset``).
+    ruleset: str = "classic"
 
 
 @dataclass(frozen=True)
@@ -64,12 +68,17 @@ def play_game(spec: MatchSpec, index: int) -> GameOutcome:
     chance_seed, seed_a, seed_b = game_seeds(spec.seed, index)
     rng = random.Random(chance_seed)
     common = {"time": spec.time, "nodes": spec.nodes}
-    a = get_agent(spec.agent_a, seed=seed_a, **{**common, **spec.budget_a})
-    b = get_agent(spec.agent_b, seed=seed_b, **{**common, **spec.budget_b})
+    a = drafted(get_agent(spec.agent_a, seed=seed_a, **{**common, **spec.budget_a}), seed_a)
+    b = drafted(get_agent(spec.agent_b, seed=seed_b, **{**common, **spec.budget_b}), seed_b)
     a_seat = index % 2
     agents = (a, b) if a_seat == 0 else (b, a)
     state = new_game(size=spec.size, los=spec.los, first_turn=spec.first_turn,
                      round_cap=spec.round_cap, **spec.variants)
+    if spec.ruleset != "classic":
+        from ..engine import State
+        from ..rulesets import load_ruleset
+
+        state = State(load_ruleset(spec.ruleset).content(), state.settings)
     turn_time: dict[tuple[int, int], float] = {}
     started = time.perf_counter()
     while not state.is_terminal:

@@ -15,7 +15,13 @@ from rich.table import Table
 from ..ai import AGENTS, LEVELS
 from ..ai.match import GameOutcome, MatchSpec, run_match
 from .engine_cmds import get_content, load_state
-from .options import content_option, settings_from_options, settings_options
+from .options import (
+    chosen_ruleset,
+    content_option,
+    ruleset_option,
+    settings_from_options,
+    settings_options,
+)
 
 AGENT_NAMES = [*AGENTS, *LEVELS]
 
@@ -38,6 +44,7 @@ def _agent_choice() -> click.Choice[str]:
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Processes to play in parallel (default: every core).")
 @settings_options
+@ruleset_option
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def match(agent_a: str, agent_b: str, games: int, seed: int, time_: float | None,
           nodes: int | None, workers: int | None, as_json: bool, **rules: Any) -> None:
@@ -48,7 +55,8 @@ def match(agent_a: str, agent_b: str, games: int, seed: int, time_: float | None
     settings = settings_from_options(rules)
     spec = MatchSpec(agent_a, agent_b, games, seed=seed, time=time_, nodes=nodes,
                      size=settings.size, los=settings.los, first_turn=settings.first_turn,
-                     round_cap=settings.round_cap, variants=settings.variants())
+                     round_cap=settings.round_cap, variants=settings.variants(),
+                     ruleset=getattr(chosen_ruleset(), "file", "classic"))
     workers = workers or os.cpu_count() or 1
     console = Console(stderr=True)
     with Progress(TextColumn(f"{agent_a} vs {agent_b}"), BarColumn(), MofNCompleteColumn(),

@@ -25,16 +25,36 @@ from ..engine import (
     replay,
 )
 from ..engine.modules import SPECIFIED, registered
+from ..rulesets import (
+    DEFAULT_RULESET,
+    META_KEY,
+    RulesetError,
+    check_record,
+    differences,
+    load_ruleset,
+    ruleset_names,
+    ruleset_of_record,
+)
 from ..selfplay import record_random_game, run_selfplay
 from ..text import render_diagram, render_state
-from .options import content_option, settings_from_options, settings_options
+from .options import chosen_ruleset, content_option, settings_from_options, settings_options
 
 
 def get_content(content_dir: Path | None) -> Content:
+    """The command's content: ``--content`` (or the package's), patched by ``--ruleset``."""
+    ruleset = chosen_ruleset()
     try:
+        if ruleset is not None:
+            return ruleset.content(content_dir)  # type: ignore[no-any-return]
         return load_content(content_dir)
     except ContentError as err:
         raise click.ClickException(f"bad content: {err}") from None
+
+
+def ruleset_meta() -> dict[str, str]:
+    """What a record made by this command says of its ruleset (``classic`` by default)."""
+    ruleset = chosen_ruleset()
+    return {META_KEY: ruleset.name if ruleset is not None else DEFAULT_RULESET}
 
 
 def read_json(path: str) -> Any:
@@ -101,6 +121,7 @@ def selfplay(games: int, seed: int, as_json: bool, records: Path | None,
         records.mkdir(parents=True, exist_ok=True)
         for i in range(games):
             game = record_random_game(settings, content, seed + i)
+            game.meta.update(ruleset_meta())
             (records / f"game-{seed + i}.json").write_text(json.dumps(game.record(), indent=1))
     data = stats.as_dict()
     data["settings"] = {**settings.as_dict(), "seed": seed}
@@ -152,8 +173,16 @@ def replay_cmd(record: str, board: bool, tui: bool, lang: str | None,
     Every token is checked against the rules; a record made with other content is
     refused. Exits with status 1 and names the faulty token if the record is wrong.
     """
-    content = get_content(content_dir)
     data = read_json(record)
+    # The record's own ruleset unless --ruleset names one; another ruleset is refused.
+    ruleset = chosen_ruleset()
+    try:
+        if ruleset is None:
+            ruleset = load_ruleset(ruleset_of_record(data))
+        check_record(data, ruleset)
+        content = ruleset.content(content_dir)
+    except (ValueError, ContentError) as err:
+        raise click.ClickException(f"{record}: {err}") from None
     if tui:
         from .play_cmd import replay_app
         replay_app(record, data, content, lang)
@@ -163,8 +192,8 @@ def replay_cmd(record: str, board: bool, tui: bool, lang: str | None,
     except NotationError as err:
         raise click.ClickException(f"{record}: {err}") from None
     s = game.settings
-    click.echo(f"Reliquary record — side {s.size}, los={s.los}, first_turn={s.first_turn}, "
-               f"round cap {s.round_cap}")
+    click.echo(f"Reliquary record — ruleset {ruleset.name}, side {s.size}, los={s.los}, "
+               f"first_turn={s.first_turn}, round cap {s.round_cap}")
     click.echo("setup:")
     for entry in game.setup():
         who = "chance" if entry.player < 0 else PLAYER_NAMES[entry.player]
@@ -193,9 +222,23 @@ def replay_cmd(record: str, board: bool, tui: bool, lang: str | None,
 @click.option("--cards/--no-cards", default=True, help="Show the movement cards.")
 @content_option
 def rules(cards: bool, content_dir: Path | None) -> None:
-    """List the content (cards, factions, rites, board table) and the rule options."""
+    """List the content (cards, factions, rites, board table), the rule options and the
+    rulesets; with --ruleset NAME, first what that ruleset changes from classic.
+
+    \b
+    Example:
+      reliquary rules --ruleset tournament --no-cards
+    """
     content = get_content(content_dir)
     echo = click.echo
+    ruleset = chosen_ruleset()
+    if ruleset is not None:
+        echo(f"Ruleset {ruleset.name}: {ruleset.description}")
+        changes = differences(ruleset)
+        echo("What differs from classic:" if changes else "Nothing differs from classic.")
+        for line in changes:
+            echo(f"  {line}")
+        echo("")
     echo(f"content fingerprint {content.fingerprint}")
     echo("\nBoard table (C1):  side  minions  ruins  deployment rows")
     for row in content.board:
@@ -235,6 +278,12 @@ def rules(cards: bool, content_dir: Path | None) -> None:
     for name, where in SPECIFIED.items():
         if name not in modules:
             echo(f"  {name:<15} specified in {where}; not implemented in this version")
+    echo("\nRulesets (--ruleset NAME; src/reliquary/data/rulesets/, or a .toml file):")
+    for name in ruleset_names():
+        try:
+            echo(f"  {name:<15} {load_ruleset(name).description}")
+        except RulesetError as err:
+            echo(f"  {name:<15} (does not load: {err})")
 
 
 COMMANDS: list[click.Command] = [selfplay, show, replay_cmd, rules]

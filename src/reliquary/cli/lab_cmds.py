@@ -308,13 +308,17 @@ def _parse_space(values: tuple[str, ...]) -> dict[str, list[Any]] | None:
     space: dict[str, list[Any]] = {}
     for item in values:
         name, _, choices = item.partition("=")
-        if name not in SPACE or not choices:
+        if (name not in SPACE and not name.startswith("patch.")) or not choices:
             raise click.BadParameter(f"{item!r}: use NAME=V1,V2 with NAME one of "
-                                     f"{', '.join(SPACE)}", param_hint="--space")
+                                     f"{', '.join(SPACE)} or a content number "
+                                     "patch.SECTION.ID.FIELD (as a ruleset's patch names "
+                                     "it: patch.factions.grave-tide.hero_hp)",
+                                     param_hint="--space")
         parsed: list[Any] = []
         for c in choices.split(","):
             c = c.strip()
-            parsed.append(None if c in ("none", "None") else int(c) if c.isdigit() else c)
+            parsed.append(None if c in ("none", "None") else int(c) if c.isdigit()
+                          else {"true": True, "false": False}.get(c, c))
         space[name] = parsed
     return space
 
@@ -333,8 +337,15 @@ def _parse_space(values: tuple[str, ...]) -> dict[str, list[Any]] | None:
               help="Target: draw rate below this.")
 @click.option("--min-rounds", type=float, default=15.0, show_default=True,
               help="Target: mean game length at least this many rounds.")
+@click.option("--rite-tol", type=float, default=0.05, show_default=True,
+              help="Target: every rite's score within 0.5 ± this (where rites vary).")
 @click.option("--space", "space", multiple=True, metavar="NAME=V1,V2",
-              help="Choices of one variant (repeatable; default: all four, every value).")
+              help="Choices of one variant, or of a content number "
+                   "(patch.factions.grave-tide.hero_hp=3,4,5); repeatable; default: the "
+                   "four variants, every value.")
+@click.option("--confirm", "confirm_games", type=click.IntRange(min=0), default=None,
+              help="Games per cell of the held-out confirmation of the best candidate, "
+                   "on fresh seeds (default: the spec's; 0: none).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Sampler seed.")
 @click.option("--top", type=click.IntRange(min=1), default=5, show_default=True,
               help="Candidates to show.")
@@ -345,18 +356,21 @@ def _parse_space(values: tuple[str, ...]) -> dict[str, list[Any]] | None:
 @click.option("--ray", "ray_address", default=None, metavar="ADDRESS|auto|local",
               help="Play the games as Ray tasks on this cluster.")
 def tune_cmd(spec_path: Path, trials: int, cap_max: float, fpa_tol: float, faction_tol: float,
-             draw_max: float, min_rounds: float, space: tuple[str, ...], seed: int, top: int,
+             draw_max: float, min_rounds: float, rite_tol: float, space: tuple[str, ...],
+             confirm_games: int | None, seed: int, top: int,
              out: Path | None, workers: int | None, ray_address: str | None) -> None:
-    """Search the rule variants for settings meeting the targets; print the best
-    candidates with their measured figures (also in OUT/tune.md and OUT/tune.json)."""
+    """Search the rule variants and content numbers for a ruleset meeting the targets;
+    print the best candidates with their measured figures, then play the best on fresh
+    seeds (held out from the tuning) and print its figures there (also in OUT/tune.md
+    and OUT/tune.json)."""
     _need_lab()
-    from ..lab.tune import Targets, markdown, tune
+    from ..lab.tune import Targets, confirm, confirmed_markdown, markdown, tune
 
     base = _load(spec_path)
     _exit_on_sigterm()
     out = out or Path("lab-runs") / f"tune-{base.name}"
     targets = Targets(cap_max=cap_max, fpa_tol=fpa_tol, faction_tol=faction_tol,
-                      draw_max=draw_max, min_rounds=min_rounds)
+                      draw_max=draw_max, min_rounds=min_rounds, rite_tol=rite_tol)
     console = Console(stderr=True)
     stored = f"the trials' games played so far are stored under {out}"
     with _stopped_in_one_line(lambda: stored), _progress(console, f"tune {base.name}") as bar:
@@ -369,8 +383,16 @@ def tune_cmd(spec_path: Path, trials: int, cap_max: float, fpa_tol: float, facti
                     space=_parse_space(space), seed=seed, workers=workers,
                     ray_address=ray_address, on_trial=on_trial)
     text = markdown(rows, targets, top=top)
+    held_out = None
+    if rows and confirm_games != 0:
+        console.print(f"confirming the best candidate on fresh seeds: {rows[0]['settings']}")
+        held_out = confirm(base.text, spec_path, out, rows[0]["settings"], targets,
+                           games_per_cell=confirm_games, workers=workers,
+                           ray_address=ray_address)
+        text += "\n" + confirmed_markdown(held_out, rows[0])
     (out / "tune.md").write_text(text, encoding="utf-8")
-    (out / "tune.json").write_text(json.dumps(rows, indent=2, default=str), encoding="utf-8")
+    (out / "tune.json").write_text(json.dumps({"trials": rows, "confirmed": held_out},
+                                              indent=2, default=str), encoding="utf-8")
     click.echo(text)
 
 

@@ -23,12 +23,46 @@ F = TypeVar("F", bound=Callable[..., Any])
 SETTING_PARAMS = tuple(name for name in SETTINGS_HELP if name != "modules")
 
 
-def content_option(func: F) -> F:
-    """``--content DIR``: play with the content files in DIR instead of the package's."""
+def _keep_ruleset(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    from ..rulesets import RulesetError, load_ruleset
+
+    if value is None:
+        return
+    try:
+        ctx.meta[RULESET_META] = load_ruleset(value)
+    except RulesetError as err:
+        raise click.BadParameter(str(err), ctx=ctx, param=param) from None
+
+
+#: Where ``--ruleset`` leaves the chosen :class:`~reliquary.rulesets.Ruleset` (click's
+#: context meta), for :func:`chosen_ruleset`, ``get_content`` and the settings.
+RULESET_META = "reliquary.ruleset"
+
+
+def ruleset_option(func: F) -> F:
+    """``--ruleset NAME|FILE``: play under a named ruleset (its settings are the
+    defaults of the setting options; its content patch applies to the content)."""
     return click.option(
+        "--ruleset", metavar="NAME|FILE", default=None, expose_value=False,
+        is_eager=True, callback=_keep_ruleset,
+        help="Ruleset: settings plus a content patch (classic, tournament, or a "
+             ".toml file; `reliquary rules --ruleset NAME` shows what it changes). "
+             "Default: classic.")(func)
+
+
+def chosen_ruleset() -> Any:
+    """The ruleset of this command's ``--ruleset`` (None when not given)."""
+    ctx = click.get_current_context(silent=True)
+    return None if ctx is None else ctx.meta.get(RULESET_META)
+
+
+def content_option(func: F) -> F:
+    """``--content DIR``: play with the content files in DIR instead of the package's;
+    and ``--ruleset``, whose content patch applies on top."""
+    return ruleset_option(click.option(
         "--content", "content_dir", type=click.Path(file_okay=False, path_type=Path),
         default=None, help="Folder of content files (cards/factions/rites/board .toml) "
-                           "to use instead of the packaged ones.")(func)
+                           "to use instead of the packaged ones.")(func))
 
 
 def settings_options(func: F) -> F:
@@ -65,8 +99,16 @@ def settings_options(func: F) -> F:
 
 
 def settings_from_options(params: dict[str, Any]) -> Settings:
-    """Take the settings' values out of a command's parameters (removing them)."""
+    """Take the settings' values out of a command's parameters (removing them). Under
+    ``--ruleset`` the ruleset's settings replace the options left at their defaults."""
     data: dict[str, Any] = {name: params.pop(name) for name in SETTING_PARAMS}
+    ruleset = chosen_ruleset()
+    ctx = click.get_current_context(silent=True)
+    if ruleset is not None and ctx is not None:
+        for name, value in ruleset.settings.items():
+            source = ctx.get_parameter_source(name) if name in data else None
+            if source in (None, click.core.ParameterSource.DEFAULT):
+                data[name] = value
     modules = params.pop("modules", ())
     for text in params.pop("module_options", ()):
         try:

@@ -16,6 +16,7 @@ from typing import Any
 import click
 
 from ..ai import LEVELS, get_agent, sample_chance
+from ..ai.drafting import drafted
 from ..engine import (
     PLAYER_NAMES,
     SIDES,
@@ -27,7 +28,7 @@ from ..engine import (
     format_option,
 )
 from ..text import render_state
-from .engine_cmds import get_content
+from .engine_cmds import get_content, ruleset_meta
 from .options import content_option, settings_from_options, settings_options
 
 HELP = """Type the token of an option (as listed), or:
@@ -72,7 +73,7 @@ def play(ai_name: str, seat: str, seed: int | None, plain: bool, quick: bool,
     settings = settings_from_options(rules)
     human_seats = {0, 1} if ai_name == "human" else {SIDES.index(seat)}
     try:
-        agent = None if ai_name == "human" else get_agent(ai_name, seed=seed)
+        agent = None if ai_name == "human" else drafted(get_agent(ai_name, seed=seed), seed)
     except ValueError as err:
         raise click.ClickException(f"{err} (levels: {', '.join(LEVELS)})") from None
     if not plain and sys.stdin.isatty() and sys.stdout.isatty():
@@ -81,7 +82,7 @@ def play(ai_name: str, seat: str, seed: int | None, plain: bool, quick: bool,
         return
     rng = random.Random(seed)
     game = Game(content, settings, meta={"players": [
-        "human" if p in human_seats else ai_name for p in (0, 1)]})
+        "human" if p in human_seats else ai_name for p in (0, 1)], **ruleset_meta()})
     click.echo(HELP)
     shown = -1
     while not game.state.is_terminal:

@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from ..engine import ContentError
-from .options import settings_from_options, settings_options
+from .options import chosen_ruleset, ruleset_option, settings_from_options, settings_options
 
 
 def _writable_file(path: Path) -> None:
@@ -53,6 +53,7 @@ def _writable_file(path: Path) -> None:
 @click.option("--tts", "tts_dir", type=click.Path(path_type=Path), default=None,
               help="Also write Tabletop Simulator deck sheets (10 × 7 grid + back) here.")
 @settings_options
+@ruleset_option
 def print_cmd(sheets: str, paper: str, lang: str, content_dir: Path | None,
               output: Path | None, bleed_mm: float, square_mm: float, booklet: bool,
               png_dir: Path | None, tts_dir: Path | None, dpi: int, **rules: Any) -> None:
@@ -69,7 +70,20 @@ def print_cmd(sheets: str, paper: str, lang: str, content_dir: Path | None,
     reliquary print --bleed 3 --png cards-png/ --dpi 300
     reliquary print --tts tts/
     reliquary print --sheets table --los straight --vigil-start 4
+    reliquary print --ruleset tournament -o tournament-cards.pdf   # its changed cards
+
+    With --ruleset NAME and no --sheets, only what the ruleset changes is printed: the
+    faction and movement cards its patch changes, and the help cards when its settings
+    differ from classic (they name the settings' numbers).
     """
+    ruleset = chosen_ruleset()
+    only_changed = ruleset is not None and click.get_current_context().get_parameter_source(
+        "sheets") == click.core.ParameterSource.DEFAULT
+    if only_changed:
+        sheets = _changed_sheets(ruleset)
+        if not sheets:
+            raise click.ClickException(f"the ruleset {ruleset.name!r} changes no card "
+                                       "(nothing to print); give --sheets to print all")
     settings = settings_from_options(rules)
     size = settings.size
     try:
@@ -97,7 +111,16 @@ def print_cmd(sheets: str, paper: str, lang: str, content_dir: Path | None,
                            settings=settings)
     start = time.perf_counter()
     try:
-        ctx = make_context(options, content_dir)
+        if ruleset is None:
+            ctx = make_context(options, content_dir)
+        else:
+            from ..content import load_help_cards
+            from ..printing.document import context_for
+
+            content = ruleset.content(content_dir)
+            if only_changed:
+                content = _only_changed(content, ruleset)
+            ctx = context_for(options, content, load_help_cards(content_dir), content_dir)
     except ContentError as err:
         raise click.ClickException(f"bad content: {err}") from None
     except PrintError as err:
@@ -120,6 +143,25 @@ def print_cmd(sheets: str, paper: str, lang: str, content_dir: Path | None,
         raise click.ClickException(f"cannot write {err.filename}: {err.strerror}") from None
     for warning in dict.fromkeys(ctx.warnings):  # a card drawn twice (PDF, PNG) warns once
         click.echo(f"warning: {warning}", err=True)
+
+
+def _changed_sheets(ruleset: Any) -> str:
+    """The sheets a ruleset changes: factions, movement cards, help cards (settings)."""
+    parts = [part for part, section in (("cards", "cards"), ("factions", "factions"))
+             if ruleset.patch.get(section)]
+    if ruleset.settings:
+        parts.append("table")
+    return ",".join(parts)
+
+
+def _only_changed(content: Any, ruleset: Any) -> Any:
+    """The content with only the factions and cards the ruleset's patch changes (for
+    printing those cards alone; not for play)."""
+    factions = set(ruleset.patch.get("factions", {}))
+    cards = set(ruleset.patch.get("cards", {}))
+    return content.model_copy(update={
+        "factions": tuple(f for f in content.factions if f.id in factions) or content.factions,
+        "cards": tuple(c for c in content.cards if c.id in cards) or content.cards})
 
 
 COMMANDS = [print_cmd]

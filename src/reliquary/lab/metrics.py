@@ -44,9 +44,11 @@ DEFINITIONS: dict[str, str] = {
                                "kept) — its mean, 95th percentile and the p-value of the "
                                "measured spread.",
     "bradley_terry": "Faction strengths θ from a Bradley–Terry model with a first-move "
-                     "term: P(Key wins) = σ(θ_KeyFaction − θ_SkullFaction + h·m + s), m "
-                     "= +1 when Key moved first, −1 otherwise; s the Key-seat term. θ "
-                     "sums to 0; draws count as half a win each; a weak prior of half a "
+                     "and a rite term: P(Key wins) = σ(θ_KeyFaction − θ_SkullFaction + "
+                     "ρ_KeyRite − ρ_SkullRite + h·m + s), m = +1 when Key moved first, −1 "
+                     "otherwise; s the Key-seat term. θ and ρ each sum to 0 (ρ only where "
+                     "the rites are not confounded with the first move or the factions); "
+                     "draws count as half a win each; a weak prior of half a "
                      "drawn game per pairing keeps estimates finite; 95% Wald intervals "
                      "from the fitted information (statsmodels GLM, binomial). Also in Elo "
                      "(θ·400/ln 10).",
@@ -68,6 +70,9 @@ DEFINITIONS: dict[str, str] = {
                    "round_cap) with Wilson intervals.",
     "tiebreaks": "For Vigil endings, which count decided (V2 score, less damage to the "
                  "Hero, more Minions, tied on every count), with shares.",
+    "rite_matrix": "Score of the player holding the row's rite against the column's "
+                   "rite, over both seats, with a Wilson interval per cell; also each "
+                   "rite's score split by whether its holder moved first.",
     "rite_win_rates": "For each rite: how often it was drafted, and the score of the "
                       "players who drafted it (Wilson interval) — the rite's win rate "
                       "given the pick; also how often it was played.",
@@ -275,9 +280,12 @@ def faction_spread_interval(g: pl.DataFrame, samples: int = 2000,
 
 
 def bradley_terry(g: pl.DataFrame, prior: float = 0.5) -> dict[str, Any]:
-    """Faction strengths with a first-move and a seat term (see :data:`DEFINITIONS`).
+    """Faction strengths with a first-move, a seat and (where the rites vary) a rite
+    term for each rite (see :data:`DEFINITIONS`).
 
-    Returns ``{"factions": DataFrame(faction, theta, low, high, elo, elo_low, elo_high),
+    P(Key wins) = σ(s + h·m + θ_KeyFaction − θ_SkullFaction + ρ_KeyRite − ρ_SkullRite),
+    θ and ρ each summing to 0. Returns ``{"factions": DataFrame(faction, theta, low,
+    high, elo, elo_low, elo_high), "rites": DataFrame(rite, theta, …) or None,
     "first_move": (h, low, high), "seat": (s, low, high), "games": n}``."""
     import statsmodels.api as sm
 
@@ -286,57 +294,138 @@ def bradley_terry(g: pl.DataFrame, prior: float = 0.5) -> dict[str, Any]:
     k = len(factions)
     if k < 2 or g.is_empty():
         raise ValueError("a Bradley–Terry fit needs games between at least two factions")
-    index = {f: i for i, f in enumerate(factions)}
+    drafted = g.filter(pl.col("rite_key").is_not_null() & pl.col("rite_skull").is_not_null())
+    rites = sorted(set(drafted["rite_key"].to_list()) | set(drafted["rite_skull"].to_list()))
+    # A rite term only where the rites vary between the seats and the whole run has them.
+    with_rites = len(rites) >= 2 and len(drafted) == len(g)
+    r = len(rites) if with_rites else 0
 
-    def contrast(f: str) -> np.ndarray:
-        # Sum-to-zero coding: the last faction is minus the sum of the others.
-        row = np.zeros(k - 1)
-        if index[f] < k - 1:
-            row[index[f]] = 1.0
+    def contrast(names: list[str], name: str) -> np.ndarray:
+        # Sum-to-zero coding: the last name is minus the sum of the others.
+        row = np.zeros(len(names) - 1)
+        i = names.index(name)
+        if i < len(names) - 1:
+            row[i] = 1.0
         else:
             row[:] = -1.0
         return row
 
+    def rite_part(a: str | None, b: str | None) -> np.ndarray:
+        if not with_rites or a is None or b is None:
+            return np.zeros(max(r - 1, 0))
+        part: np.ndarray = contrast(rites, a) - contrast(rites, b)
+        return part
+
     rows, ys, weights = [], [], []
-    for fk, fs, first, winner in zip(g["faction_key"], g["faction_skull"], g["first"],
-                                     g["winner"], strict=True):
+    for fk, fs, rk, rs, first, winner in zip(
+            g["faction_key"], g["faction_skull"], g["rite_key"], g["rite_skull"],
+            g["first"], g["winner"], strict=True):
         move = 1.0 if first == "key" else -1.0 if first == "skull" else 0.0
-        rows.append(np.concatenate([[1.0, move], contrast(fk) - contrast(fs)]))
+        rows.append(np.concatenate([[1.0, move],
+                                    contrast(factions, fk) - contrast(factions, fs),
+                                    rite_part(rk, rs)]))
         ys.append(1.0 if winner == "key" else 0.5 if winner is None else 0.0)
         weights.append(1.0)
     met = {tuple(sorted(p)) for p in zip(g["faction_key"], g["faction_skull"], strict=True)}
     for a, b in sorted(met):  # the weak prior: half a drawn game per pairing met
-        rows.append(np.concatenate([[0.0, 0.0], contrast(a) - contrast(b)]))
+        rows.append(np.concatenate([[0.0, 0.0],
+                                    contrast(factions, a) - contrast(factions, b),
+                                    np.zeros(max(r - 1, 0))]))
         ys.append(0.5)
         weights.append(prior)
+    if with_rites:
+        rites_met = {tuple(sorted(p)) for p in zip(g["rite_key"], g["rite_skull"],
+                                                   strict=True) if p[0] != p[1]}
+        for a, b in sorted(rites_met):  # the same prior for the rites
+            rows.append(np.concatenate([[0.0, 0.0], np.zeros(k - 1), rite_part(a, b)]))
+            ys.append(0.5)
+            weights.append(prior)
     x, y, w = np.array(rows), np.array(ys), np.array(weights)
     # Keep only the identifiable columns (no first-move term if it never varies, etc.).
+    n_cols = x.shape[1]
     keep = [j for j in range(2) if np.any(x[:, j] != 0)] + list(range(2, 2 + k - 1))
+    rite_cols = list(range(2 + k - 1, n_cols))
+    rites_note = None
+    if rite_cols and np.any(x[:, rite_cols] != 0):
+        # judged on the games alone (the prior would make any term look identifiable):
+        # the rite columns must add their full rank to the others'
+        games_x = x[:len(g)]
+        if (np.linalg.matrix_rank(games_x[:, keep + rite_cols])
+                - np.linalg.matrix_rank(games_x[:, keep])) == len(rite_cols):
+            keep += rite_cols
+        else:
+            with_rites = False
+            rites_note = ("the rites are confounded with the first move or the factions "
+                          "(the agents drafted them): no rite term; balance them in the "
+                          'spec (rites = "balanced", first = "balanced")')
+    else:
+        with_rites = False
     if np.linalg.matrix_rank(x[:, keep]) < len(keep):
-        raise ValueError("the factions' games do not connect them all (or seat and first "
-                         "move are confounded): strengths are not identifiable")
+        raise ValueError("the factions' games do not connect them all (or seat, first "
+                         "move and rites are confounded): strengths are not identifiable")
     model = sm.GLM(y, x[:, keep], family=sm.families.Binomial(), freq_weights=w)
     fit = model.fit()
-    params = np.zeros(x.shape[1])
-    cov = np.zeros((x.shape[1], x.shape[1]))
+    params = np.zeros(n_cols)
+    cov = np.zeros((n_cols, n_cols))
     params[keep] = fit.params
     cov[np.ix_(keep, keep)] = fit.cov_params()
-    contrasts = np.vstack([contrast(f) for f in factions])        # k × (k-1)
-    theta = contrasts @ params[2:]
-    theta_cov = contrasts @ cov[2:, 2:] @ contrasts.T
-    se = np.sqrt(np.clip(np.diag(theta_cov), 0.0, None))
     elo = 400.0 / math.log(10.0)
-    table = pl.DataFrame({
-        "faction": factions, "theta": theta, "low": theta - Z95 * se,
-        "high": theta + Z95 * se, "elo": theta * elo, "elo_low": (theta - Z95 * se) * elo,
-        "elo_high": (theta + Z95 * se) * elo,
-    })
+
+    def strengths(names: list[str], cols: slice, label: str) -> pl.DataFrame:
+        contrasts = np.vstack([contrast(names, n) for n in names])   # m × (m-1)
+        theta = contrasts @ params[cols]
+        theta_cov = contrasts @ cov[cols, cols] @ contrasts.T
+        se = np.sqrt(np.clip(np.diag(theta_cov), 0.0, None))
+        return pl.DataFrame({
+            label: names, "theta": theta, "low": theta - Z95 * se,
+            "high": theta + Z95 * se, "elo": theta * elo,
+            "elo_low": (theta - Z95 * se) * elo, "elo_high": (theta + Z95 * se) * elo,
+        })
 
     def term(j: int) -> tuple[float, float, float]:
         s = math.sqrt(max(cov[j, j], 0.0))
         return float(params[j]), float(params[j] - Z95 * s), float(params[j] + Z95 * s)
 
-    return {"factions": table, "seat": term(0), "first_move": term(1), "games": len(g)}
+    return {"factions": strengths(factions, slice(2, 2 + k - 1), "faction"),
+            "rites": (strengths(rites, slice(2 + k - 1, n_cols), "rite") if with_rites
+                      else None),
+            "rites_note": rites_note,
+            "seat": term(0), "first_move": term(1), "games": len(g)}
+
+
+def rite_matrix(g: pl.DataFrame) -> pl.DataFrame:
+    """Long table: rite, opponent (the other player's rite), games, points, score, low,
+    high — the score of the player holding the row's rite against the column's, over
+    both seats, with Wilson intervals."""
+    def side(seat: str, other: str) -> pl.DataFrame:
+        return g.select(pl.col(f"rite_{seat}").alias("rite"),
+                        pl.col(f"rite_{other}").alias("opponent"),
+                        pl.when(pl.col("winner") == seat).then(1.0)
+                        .when(pl.col("winner").is_null()).then(0.5).otherwise(0.0)
+                        .alias("points"))
+
+    both = pl.concat([side("key", "skull"), side("skull", "key")]).filter(
+        pl.col("rite").is_not_null() & pl.col("opponent").is_not_null())
+    agg = (both.group_by("rite", "opponent")
+           .agg(pl.len().alias("games"), pl.col("points").sum()).sort("rite", "opponent"))
+    return _with_wilson(agg)
+
+
+def rite_first_table(g: pl.DataFrame) -> pl.DataFrame:
+    """The rite's score split by whether its holder moved first: rite, first (bool),
+    games, points, score, low, high — rite and first move told apart."""
+    def side(seat: str) -> pl.DataFrame:
+        return g.select(pl.col(f"rite_{seat}").alias("rite"),
+                        (pl.col("first") == seat).alias("first"),
+                        pl.when(pl.col("winner") == seat).then(1.0)
+                        .when(pl.col("winner").is_null()).then(0.5).otherwise(0.0)
+                        .alias("points"))
+
+    both = pl.concat([side("key"), side("skull")]).filter(pl.col("rite").is_not_null()
+                                                           & pl.col("first").is_not_null())
+    agg = (both.group_by("rite", "first").agg(pl.len().alias("games"), pl.col("points").sum())
+           .sort("rite", "first"))
+    return _with_wilson(agg)
 
 
 # ---------------------------------------------------------------------- how games end

@@ -33,6 +33,8 @@ FIGURES: dict[str, str] = {
     "length": "Game length in rounds",
     "rites": "Rite win rate given the pick (95% Wilson intervals), and for every rite of "
              "the content the share of drafts and of drafts then played",
+    "rite_matrix": "Rite win-rate matrix: the score of the player holding the row's "
+                   "rite against the column's (95% Wilson interval, games)",
     "card_modes": "Card and mode usage: plays per game",
     "counts": "Kills, Regroups, rites played and relic pick-ups per game (95% t intervals)",
     "decisiveness": "When the game was decided: the eventual winner's lead over the game",
@@ -138,6 +140,38 @@ def fig_faction_matrix(g: pl.DataFrame, label: str) -> Any:
     ax.set_ylabel("faction", fontsize=10)
     fig.colorbar(image, ax=ax, label="row faction's score", shrink=0.8)
     _titled(fig, "Faction win-rate matrix", label)
+    fig.tight_layout()
+    return fig
+
+
+def fig_rite_matrix(g: pl.DataFrame, label: str) -> Any:
+    """The row rite's holder's score against the column rite's, with intervals."""
+    plt = _mpl()
+    mat = M.rite_matrix(g)
+    rites = sorted(set(mat["rite"].to_list()) | set(mat["opponent"].to_list()))
+    n = len(rites)
+    if n < 2:
+        fig, ax = plt.subplots(figsize=(6, 2))
+        ax.axis("off")
+        ax.text(0.5, 0.5, "fewer than two rites drafted: no rite matrix", ha="center",
+                va="center")
+        _titled(fig, "Rite win-rate matrix", label)
+        return fig
+    grid = np.full((n, n), np.nan)
+    texts = {}
+    for row in mat.iter_rows(named=True):
+        i, j = rites.index(row["rite"]), rites.index(row["opponent"])
+        grid[i, j] = row["score"]
+        texts[(i, j)] = (f"{row['score']:.0%}\n[{row['low']:.0%}, {row['high']:.0%}]\n"
+                         f"n={row['games']}")
+    fig, ax = plt.subplots(figsize=(3.2 + 1.5 * n, 2.4 + 1.1 * n))
+    image = _annotated_heatmap(ax, grid, texts, "RdBu", 0.0, 1.0, fontsize=9)
+    ax.set_xticks(range(n), rites, rotation=30, ha="right", fontsize=10)
+    ax.set_yticks(range(n), rites, fontsize=10)
+    ax.set_xlabel("opponent's rite", fontsize=10)
+    ax.set_ylabel("rite", fontsize=10)
+    fig.colorbar(image, ax=ax, label="row rite's holder's score", shrink=0.8)
+    _titled(fig, "Rite win-rate matrix", label)
     fig.tight_layout()
     return fig
 
@@ -318,7 +352,8 @@ def fig_decisiveness(g: pl.DataFrame, label: str) -> Any:
 _BUILDERS: dict[str, Callable[[pl.DataFrame, str], Any]] = {
     "advantage": fig_advantage, "faction_matrix": fig_faction_matrix,
     "faction_strength": fig_faction_strength, "end_reasons": fig_end_reasons,
-    "length": fig_length, "rites": fig_rites, "card_modes": fig_card_modes,
+    "length": fig_length, "rites": fig_rites, "rite_matrix": fig_rite_matrix,
+    "card_modes": fig_card_modes,
     "counts": fig_counts, "decisiveness": fig_decisiveness,
 }
 
@@ -398,10 +433,22 @@ def summary_tables(g: pl.DataFrame) -> list[tuple[str, pl.DataFrame]]:
             tables.append(("Bradley–Terry first-move and seat terms (log-odds)", pl.DataFrame({
                 "term": ["first move", "Key seat"], "value": [h[0], s[0]],
                 "low": [h[1], s[1]], "high": [h[2], s[2]]})))
+            if bt["rites"] is not None:
+                tables.append(("Bradley–Terry rite terms (log-odds; first move and "
+                               "factions held apart)", bt["rites"]))
+            elif bt["rites_note"]:
+                tables.append(("Bradley–Terry rite terms", pl.DataFrame(
+                    {"note": [bt["rites_note"]]})))
         except ValueError:
             pass
         tables.append(("Faction matrix (row's score vs column)", M.faction_matrix(g)))
     tables.append(("Rite win rates given the pick", M.rite_win_rates(g)))
+    rite_matrix = M.rite_matrix(g)
+    if not rite_matrix.is_empty():
+        tables.append(("Rite matrix (row rite's holder's score vs the column rite's)",
+                       rite_matrix))
+        tables.append(("Rite score by first move (rite and first move apart)",
+                       M.rite_first_table(g)))
     tables.append(("Mode usage", M.mode_usage(g)))
     tables.append(("Card and mode usage", M.card_mode_usage(g)))
     tables.append(("Kills, Regroups, rites and pick-ups per game", M.regroups_kills(g)))

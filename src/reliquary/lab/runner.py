@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ..ai import evaluate, get_agent, sample_chance
+from ..ai.drafting import drafted
 from ..content import default_content
 from ..engine import SIDES, Game, Option, Settings, State
 from ..engine.hooks import Rulebook
@@ -47,21 +48,39 @@ def _warm_up(state: State) -> None:
     _WARMED.add(key)
 
 
-class _ForcedFaction:
-    """Wraps an agent so that the S3 faction choice is the cell's faction; every other
-    decision is the agent's own (the option still comes from the engine's legal list)."""
+class _ForcedSetup:
+    """Wraps an agent so that the S3 faction choice and the S5 rite draft are the cell's
+    (when the design fixes them); every other decision is the agent's own. A forced
+    option must be one the engine offers."""
 
-    def __init__(self, agent: Any, faction: str | None) -> None:
-        self.agent, self.faction = agent, faction
+    def __init__(self, agent: Any, faction: str | None, rite: str | None = None) -> None:
+        self.agent, self.faction, self.rite = agent, faction, rite
         self.name = agent.name
 
     def choose(self, state: State) -> Option:
-        if self.faction is not None and state.decision().kind == "faction":
-            if self.faction not in state.legal_options():
-                raise ValueError(f"faction {self.faction!r} is not offered")
-            return self.faction
+        kind = state.decision().kind
+        forced = self.faction if kind == "faction" else self.rite if kind == "rite" else None
+        if forced is not None:
+            if forced not in state.legal_options():
+                raise ValueError(f"{kind} {forced!r} is not offered")
+            return forced
         option: Option = self.agent.choose(state)
         return option
+
+
+def sample_setup_chance(state: State, rng: random.Random, first: int | None) -> Option:
+    """A chance outcome; with ``first`` set, the deal of the waiting card (S4) is drawn
+    among the cards whose seal makes that seat the first player — the deal conditioned
+    on who moves first, each card with its own probability."""
+    if first is None or state.decision().kind != "deal" \
+            or state.dealt != 2 * state.content.hand_size:
+        return sample_chance(state, rng)
+    seal = SIDES[first]
+    outcomes = [(o, p) for o, p in state.chance_outcomes()
+                if state.content.card(str(o)).seal == seal]
+    if not outcomes:
+        raise ValueError(f"no card left to deal makes {seal} the first player")
+    return rng.choices([o for o, _ in outcomes], weights=[p for _, p in outcomes])[0]
 
 
 def play_game(job: GameJob) -> Row:
@@ -74,8 +93,9 @@ def play_game(job: GameJob) -> Row:
     state.events = events
     rng = random.Random(job.chance_seed)
     agents = [
-        _ForcedFaction(get_agent(entry.name, seed=seed, **entry.budget()),
-                       job.factions[seat] if job.factions else None)
+        _ForcedSetup(drafted(get_agent(entry.name, seed=seed, **entry.budget()), seed),
+                     job.factions[seat] if job.factions else None,
+                     job.rites[seat] if job.rites else None)
         for seat, (entry, seed) in enumerate(zip(job.agents, job.agent_seeds, strict=True))
     ]
     rites: list[str | None] = [None, None]
@@ -87,7 +107,7 @@ def play_game(job: GameJob) -> Row:
     started = time.perf_counter()
     while state.result is None:
         if state.is_chance:
-            outcome = sample_chance(state, rng)
+            outcome = sample_setup_chance(state, rng, job.first)
             state.apply(outcome)
             if taken is not None:
                 taken.append(outcome)
@@ -131,7 +151,8 @@ def _record(job: GameJob, content: Any, settings: Settings, taken: list[Option],
     game = Game(content, settings, meta={
         "source": "reliquary lab", "run": job.run, "game_id": job.game_id,
         "game_index": job.game_index, "agents": [a.display() for a in job.agents],
-        "factions": [row["faction_key"], row["faction_skull"]], "seed": job.chance_seed})
+        "factions": [row["faction_key"], row["faction_skull"]], "seed": job.chance_seed,
+        "ruleset": job.ruleset})
     for option in taken:
         game.apply(option)
     return game.record()

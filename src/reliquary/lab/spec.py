@@ -6,6 +6,9 @@
     seed = 1                    # fixes every game's chance and the agents' seeds
     games_per_cell = 10         # games per (settings, seating, faction pairing) cell
     factions = "all"            # all ordered pairs of different factions, "free", or a list
+    rites = "balanced"          # every rite at every seat; "free" (drafted, S5) or pairs
+    first = "balanced"          # who moves first, crossed with the rites; "free", "key", "skull"
+    ruleset = "tournament"      # optional: a named ruleset (settings + content patch)
     content = "my-content/"     # optional content folder, relative to this file
     keep_records = ["round_cap"]  # optional: keep the full record of these games
 
@@ -46,9 +49,16 @@ from ..ai import AGENTS
 from ..content import default_content, load_content
 from ..engine import Content, ContentError, Settings
 from ..engine.types import SETTINGS_HELP
+from ..rulesets import (
+    DEFAULT_RULESET,
+    RulesetError,
+    load_ruleset,
+    merge_patch,
+    patched_content,
+)
 
 #: Budget keys an agent entry may carry (besides ``name`` and ``label``).
-BUDGET_KEYS = ("nodes", "noise", "max_depth", "extend")
+BUDGET_KEYS = ("nodes", "noise", "max_depth", "extend", "module_eval")
 #: Agents that think with a budget: without ``nodes`` they would think by the clock.
 NEEDS_NODES = ("search", "mcts")
 #: What ``keep_records`` may name: every game, draws, or an end reason ("capped" is
@@ -88,6 +98,8 @@ class AgentEntry(BaseModel):
     noise: float | None = Field(default=None, ge=0)
     max_depth: int | None = Field(default=None, ge=1)
     extend: int | None = Field(default=None, ge=0)
+    #: the rule modules' evaluation terms: "aware" (default) or "blind" (§10.2 step 4)
+    module_eval: Literal["aware", "blind"] | None = None
     label: str | None = None
 
     def budget(self) -> dict[str, Any]:
@@ -109,6 +121,9 @@ class _SpecModel(BaseModel):
     seed: int = 0
     games_per_cell: int = Field(default=1, ge=1)
     factions: Literal["all", "free"] | list[tuple[str, str]] = "all"
+    rites: Literal["free", "balanced"] | list[tuple[str, str]] = "free"
+    first: Literal["free", "balanced", "key", "skull"] = "free"
+    ruleset: str | None = None
     content: str | None = None
     keep_records: str | list[str] = Field(default_factory=list)
     settings: dict[str, Any] = Field(default_factory=dict)
@@ -132,6 +147,14 @@ class GameJob:
     agent_seeds: tuple[int, int]
     content: Content | None = None            # None: the packaged content
     keep_records: tuple[str, ...] = ()        # which games' full records to keep
+    rites: tuple[str, str] | None = None      # (Key's rite, Skull's); None: drafted (S5)
+    first: int | None = None                  # the seat that moves first; None: the deal's
+    ruleset: str = "classic"                  # the ruleset's name (kept records carry it)
+
+
+#: One setup of the experiment's design: (Key's rite, Skull's rite) or None, and the
+#: seat moving first (0 Key, 1 Skull) or None (as the deal falls).
+Setup = tuple[tuple[str, str] | None, int | None]
 
 
 @dataclass
@@ -151,6 +174,10 @@ class LabSpec:
     overrides: dict[str, Any] = field(default_factory=dict)
     content_dir: Path | None = None           # the custom content folder, resolved
     keep_records: tuple[str, ...] = ()
+    #: The rite assignments and first movers the design rotates through (see
+    #: :meth:`setup_for`); ``[(None, None)]``: the agents draft and the deal decides.
+    setups: list[Setup] = field(default_factory=lambda: [(None, None)])
+    ruleset: str = "classic"
 
     def override_games_per_cell(self, games_per_cell: int) -> None:
         """Play this many games per cell instead of the spec's (``--games-per-cell``);
@@ -175,11 +202,14 @@ class LabSpec:
     def spec_hash(self) -> str:
         """What fixes the games (not their number nor the run's name): resuming a run
         with another hash is refused, so a store never mixes two tournaments."""
-        canon = json.dumps({
+        fixed: dict[str, Any] = {
             "seed": self.seed, "settings": self.settings_grid,
             "agents": [a.model_dump(exclude={"label"}) for a in self.agents],
             "pairings": self.pairings, "content": self.content.fingerprint,
-        }, sort_keys=True)
+        }
+        if self.setups != [(None, None)]:   # a spec without a setup design keeps its hash
+            fixed["setups"] = self.setups
+        canon = json.dumps(fixed, sort_keys=True)
         return hashlib.sha256(canon.encode()).hexdigest()[:16]
 
     @property
@@ -194,6 +224,23 @@ class LabSpec:
     @property
     def games(self) -> int:
         return self.cells * self.games_per_cell
+
+    def setup_for(self, pairing_index: int, rep: int) -> Setup:
+        """The setup of a cell's game in repetition ``rep``: the design's setups dealt
+        in turn over the pairings, repetition after repetition, so that every setup —
+        every rite at every seat, each first mover with each rite pair — is played
+        equally often whenever the pairings times the repetitions are a multiple of the
+        setups (:attr:`balanced`). When the pairings alone are such a multiple, each
+        repetition shifts the turn by one (a Latin square), so that a pairing does not
+        keep its setup."""
+        n, pairings = len(self.setups), len(self.pairings)
+        shift = rep if pairings % n == 0 else 0
+        return self.setups[(rep * pairings + pairing_index + shift) % n]
+
+    @property
+    def balanced(self) -> bool:
+        """Whether the run's setups come out exactly balanced (see :meth:`setup_for`)."""
+        return (len(self.pairings) * self.games_per_cell) % len(self.setups) == 0
 
     def jobs(self) -> list[GameJob]:
         """Every game of the run, in a fixed order: repetition by repetition, so that a
@@ -210,9 +257,12 @@ class LabSpec:
         index = rep * self.cells
         for settings in self.settings_grid:
             for seating in self.seatings:
-                for pairing in self.pairings:
-                    key = json.dumps([self.seed, settings, seating, pairing, rep],
-                                     sort_keys=True)
+                for p, pairing in enumerate(self.pairings):
+                    rites, first = self.setup_for(p, rep)
+                    fixed: list[Any] = [self.seed, settings, seating, pairing, rep]
+                    if (rites, first) != (None, None):
+                        fixed.append([rites, first])
+                    key = json.dumps(fixed, sort_keys=True)
                     digest = hashlib.sha256(key.encode()).hexdigest()
                     a_seat = 0 if len(self.agents) == 1 else seating.index(0)
                     out.append(GameJob(
@@ -222,7 +272,8 @@ class LabSpec:
                         agent_a_seat=a_seat, factions=pairing,
                         chance_seed=int(digest[16:24], 16),
                         agent_seeds=(int(digest[24:32], 16), int(digest[32:40], 16)),
-                        content=content, keep_records=self.keep_records))
+                        content=content, keep_records=self.keep_records,
+                        rites=rites, first=first, ruleset=self.ruleset))
                     index += 1
         return out
 
@@ -241,6 +292,12 @@ class LabSpec:
             values = sorted({json.dumps(s.get(k)) for s in self.settings_grid})
             if k in ("size", "round_cap") or values != [json.dumps(defaults.get(k))]:
                 parts.append(f"{k}={'|'.join(v.strip(chr(34)) for v in values)}")
+        if self.ruleset != DEFAULT_RULESET:
+            parts.insert(0, f"ruleset={self.ruleset}")
+        if self.setups != [(None, None)]:
+            design = [k for k, on in (("rites", self.setups[0][0] is not None),
+                                      ("first move", self.setups[0][1] is not None)) if on]
+            parts.append(f"balanced {' and '.join(design)}")
         agents = " vs ".join(a.display() for a in self.agents)
         return f"{agents}; {', '.join(parts)}"
 
@@ -386,6 +443,11 @@ def _plain(error: Any) -> tuple[str, str]:
     loc, kind, ctx = error["loc"], error["type"], error.get("ctx") or {}
     key = _where(loc)
     got = error.get("input")
+    if loc and loc[0] == "rites":
+        return "rites", ('must be "free", "balanced" or a list of [Key\'s rite, Skull\'s '
+                         f'rite] pairs, such as [["Harrow", "Exhumation"]] (got {got!r})')
+    if loc and loc[0] == "first":
+        return "first", f'must be "free", "balanced", "key" or "skull" (got {got!r})'
     if loc and loc[0] == "factions":
         return "factions", ('must be "all", "free" or a list of pairs of faction ids, '
                             f'such as [["pyre-choir", "grave-tide"]] (got {got!r})')
@@ -421,10 +483,18 @@ def parse_spec(text: str, file: str | Path = "<spec>",
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise SpecError(file, "(toml)", str(err)) from None
-    if overrides:
+    overrides = dict(overrides or {})
+    # ``patch.…`` overrides change the content's numbers (lab tune), ``seed`` the seed
+    # (a held-out confirmation); the others are settings
+    patch_overrides = {k: v for k, v in overrides.items() if k.startswith("patch.")}
+    setting_overrides = {k: v for k, v in overrides.items()
+                         if not k.startswith("patch.") and k != "seed"}
+    if "seed" in overrides:
+        raw = {**raw, "seed": overrides["seed"]}
+    if setting_overrides:
         settings = raw.get("settings")
         raw = {**raw, "settings": {**(settings if isinstance(settings, dict) else {}),
-                                   **overrides}}
+                                   **setting_overrides}}
     problems = _Problems(file)
     model: _SpecModel | None = None
     try:
@@ -446,14 +516,35 @@ def parse_spec(text: str, file: str | Path = "<spec>",
                          "so that the run is reproducible")
     content_dir = None
     content: Content | None = default_content()
+    ruleset = None
+    if isinstance(raw.get("ruleset"), str):
+        try:
+            ruleset = load_ruleset(raw["ruleset"] if not raw["ruleset"].endswith(".toml")
+                                   else file.parent / raw["ruleset"])
+        except RulesetError as err:
+            problems.add("ruleset", str(err))
     if isinstance(raw.get("content"), str):
         content_dir = (file.parent / raw["content"]).resolve()
+    if content_dir is not None or ruleset is not None or patch_overrides:
         try:
-            content = load_content(content_dir)
+            if patch_overrides:
+                patch = merge_patch(ruleset.patch if ruleset is not None else {},
+                                    patch_overrides)
+                content = patched_content(patch, f"{file.name} (patch overrides)",
+                                          content_dir)
+            elif ruleset is not None:
+                content = ruleset.content(content_dir)
+            else:
+                content = load_content(content_dir)
         except ContentError as err:
             problems.add("content", str(err))
             content = None
-    grid = _settings_grid(problems, raw.get("settings", {}), content)
+    raw_settings = raw.get("settings", {})
+    if ruleset is not None and isinstance(raw_settings, Mapping):
+        # the ruleset's settings are the spec's defaults; the spec's own come on top
+        raw_settings = {**ruleset.settings, **raw_settings}
+    grid = _settings_grid(problems, raw_settings, content)
+    setups = _setups(problems, raw, content)
     pairings: list[tuple[str, str] | None] = []
     factions = raw.get("factions", "all")
     faction_ids = [f.id for f in content.factions] if content is not None else []
@@ -488,9 +579,39 @@ def parse_spec(text: str, file: str | Path = "<spec>",
     return LabSpec(path=file, name=model.name or file.stem, seed=model.seed,
                    games_per_cell=model.games_per_cell, settings_grid=grid,
                    agents=list(model.agents), pairings=pairings, content=content,
-                   custom_content=content_dir is not None, text=text,
-                   overrides=dict(overrides or {}), content_dir=content_dir,
-                   keep_records=tuple(dict.fromkeys(keep)))
+                   custom_content=content.fingerprint != default_content().fingerprint,
+                   text=text, overrides=dict(overrides or {}), content_dir=content_dir,
+                   keep_records=tuple(dict.fromkeys(keep)), setups=setups,
+                   ruleset=ruleset.name if ruleset is not None else DEFAULT_RULESET)
+
+
+def _setups(problems: _Problems, raw: Mapping[str, Any], content: Content | None
+            ) -> list[Setup]:
+    """The setups the design rotates through: every rite assignment (``rites``) crossed
+    with every first mover (``first``); what is "free" stays the agents' and the deal's."""
+    rites_raw, first_raw = raw.get("rites", "free"), raw.get("first", "free")
+    rite_ids = [r.id for r in content.rites] if content is not None else []
+    assignments: list[tuple[str, str] | None] = [None]
+    if rites_raw == "balanced":
+        assignments = [(a, b) for a in rite_ids for b in rite_ids if a != b]
+    elif isinstance(rites_raw, list) and content is not None:
+        assignments = []
+        for i, pair in enumerate(rites_raw):
+            if not (isinstance(pair, list) and len(pair) == 2
+                    and all(isinstance(r, str) for r in pair)):
+                continue                      # reported by the validation
+            unknown = [r for r in pair if r not in rite_ids]
+            for r in unknown:
+                problems.add(f"rites[{i}]", _unknown("rite", r, rite_ids))
+            if pair[0] == pair[1]:
+                problems.add(f"rites[{i}]", "the two players draft different rites (S5)")
+            elif not unknown:
+                assignments.append((pair[0], pair[1]))
+        if not rites_raw:
+            problems.add("rites", 'an empty list; use "free", "balanced" or pairs')
+    choices: dict[str, list[int | None]] = {"balanced": [0, 1], "key": [0], "skull": [1]}
+    firsts = choices.get(str(first_raw), [None])
+    return [(r, f) for r in assignments for f in firsts] or [(None, None)]
 
 
 def load_spec(path: str | Path, overrides: Mapping[str, Any] | None = None) -> LabSpec:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..ai import Agent, get_agent, sample_chance
+from ..ai.drafting import drafted
 from ..ai.hint import analyse
 from ..engine import (
     CHANCE,
@@ -99,7 +100,7 @@ class GameSession:
         self.humans = frozenset({0, 1} if s.opponent == HUMAN else {s.seat})
         self.ai_seat: int | None = None if s.opponent == HUMAN else 1 - s.seat
         self.agent: Agent | None = (None if self.ai_seat is None
-                                    else get_agent(s.opponent, seed=s.seed))
+                                    else drafted(get_agent(s.opponent, seed=s.seed), s.seed))
         self.rng = random.Random(s.seed)
         players = ["human" if p in self.humans else s.opponent for p in (0, 1)]
         self.game = game or Game(content, s.settings, meta={"players": players, "app": "tui"})

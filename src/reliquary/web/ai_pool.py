@@ -64,7 +64,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..ai import LEVELS, Agent, get_agent, position_key
-from ..ai.planning import PlanningAgent, setup_choice
+from ..ai.drafting import DRAFT_KINDS, draft_choice
+from ..ai.drafting import setup_choice as draft_setup_choice
+from ..ai.planning import PlanningAgent
 from ..ai.search import SearchAgent
 from ..engine import (
     SETUP_KINDS,
@@ -154,7 +156,22 @@ def _ready() -> bool:
 
 def _state_of(position: dict[str, Any]) -> State:
     assert _WORKER_CONTENT is not None, "the worker was started without content"
-    return position_from_dict(position, _WORKER_CONTENT)
+    content = _WORKER_CONTENT
+    if position.get("content") != content.fingerprint:  # a game under a patched ruleset
+        content = ruleset_content(position.get("content"), content)
+    return position_from_dict(position, content)
+
+
+def ruleset_content(fingerprint: object, content: Content) -> Content:
+    """The content of the packaged ruleset whose patched content has ``fingerprint``
+    (``content`` when none has: the position is then refused as of other content)."""
+    from ..rulesets import load_ruleset, ruleset_names
+
+    for name in ruleset_names():
+        patched = load_ruleset(name).content()
+        if patched.fingerprint == fingerprint:
+            return patched
+    return content
 
 
 def _tokens(state: State, line: list[Option]) -> list[str]:
@@ -197,7 +214,11 @@ def recall(agent: Agent, state: State, history: Sequence[str]) -> int:
 
 def choose_remembering(agent: Agent, state: State, history: Sequence[str]) -> Option:
     """``agent``'s option at ``state`` after :func:`recall` of the game's ``history`` (the
-    server's in-process path, run off the event loop: the replay is work too)."""
+    server's in-process path, run off the event loop: the replay is work too). Factions
+    and rites are drafted from the lab's values (:mod:`reliquary.ai.drafting`)."""
+    if not state.is_chance and not state.is_terminal \
+            and state.decision().kind in DRAFT_KINDS and agent.name != "random":
+        return draft_choice(state, getattr(agent, "rng", None) or random.Random())
     recall(agent, state, history)
     return agent.choose(state)
 
@@ -577,7 +598,8 @@ class AIPool:
         decision = state.decision()
         options = decision.options
         if decision.kind in SETUP_KINDS:
-            return setup_choice(state, random.Random(seed))
+            # factions and rites from the lab's values, a mixed strategy (ai.drafting)
+            return draft_setup_choice(state, random.Random(seed))
         planned = brain.plan.pop(position_key(state), None)
         if planned is not None and planned in options:
             return planned

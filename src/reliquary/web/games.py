@@ -31,6 +31,7 @@ from ..engine import (
     read_option,
 )
 from ..engine.visibility import position_for, viewer_for
+from ..rulesets import DEFAULT_RULESET, META_KEY, load_ruleset
 from .ai_pool import ai_evaluation, ai_status
 from .clock import Clocks, clock_view
 from .db import GameRow
@@ -173,7 +174,8 @@ def view_json(session: Session, view_dict: dict[str, Any]) -> bytes:
 
 def settings_from(data: dict[str, Any], content: Content) -> Settings:
     """The engine's Settings from a dict, checked (board size included); ValueError says
-    which field is wrong."""
+    which field is wrong. A ``ruleset`` key (the game's ruleset) is not a setting."""
+    data = {k: v for k, v in data.items() if k != RULESET_KEY}
     try:
         settings = Settings.from_dict(data)
     except TypeError as err:  # a value of the wrong kind
@@ -184,9 +186,25 @@ def settings_from(data: dict[str, Any], content: Content) -> Settings:
     return settings
 
 
+#: Where a game's row keeps its ruleset (beside its settings; none: classic).
+RULESET_KEY = "ruleset"
+
+
+def ruleset_of(row: GameRow) -> str:
+    """The game's ruleset (``classic`` when its row names none)."""
+    return str(row.settings.get(RULESET_KEY) or DEFAULT_RULESET)
+
+
+def content_of(row: GameRow, content: Content) -> Content:
+    """The content a game plays with: the server's, patched by the game's ruleset."""
+    name = ruleset_of(row)
+    return content if name == DEFAULT_RULESET else load_ruleset(name).content()
+
+
 def new_session(row: GameRow, content: Content, tokens: Iterable[str]) -> Session:
+    content = content_of(row, content)
     settings = settings_from(dict(row.settings), content)
-    game = Game(content, settings, meta={"mode": row.mode})
+    game = Game(content, settings, meta={"mode": row.mode, META_KEY: ruleset_of(row)})
     ctx = LogContext(content, game.state.geometry)
     session = Session(row, game, ctx)
     for token in tokens:
@@ -310,6 +328,7 @@ def view(session: Session, seats: frozenset[int], *, ai: AIPool | None,
     out: dict[str, Any] = {
         "id": session.id,
         "mode": row.mode,
+        "ruleset": ruleset_of(row),
         "seq": session.seq,
         "seats": sorted(SIDES[p] for p in seats),
         "position": pos,

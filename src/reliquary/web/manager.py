@@ -366,9 +366,10 @@ class Manager:
 
     def _new_game(self, mode: str, settings: Settings, *, level: str = "easy",
                   seat: str = "key", quick: bool = True, faction: str | None = None,
-                  public: bool = False, clock: dict[str, Any] | None = None
-                  ) -> tuple[Session, tuple[Any, ...]]:
-        """A new game, set up, and the store call that writes it."""
+                  public: bool = False, clock: dict[str, Any] | None = None,
+                  ruleset: str | None = None) -> tuple[Session, tuple[Any, ...]]:
+        """A new game, set up, and the store call that writes it; ``ruleset``: a named
+        ruleset other than classic, kept in the row beside the settings."""
         if mode not in ("ai", "hotseat", "online"):
             raise WebError(400, f"mode must be 'ai', 'hotseat' or 'online', not {clip(mode)}")
         if seat == "random":
@@ -400,7 +401,10 @@ class Manager:
         if mode == "ai":
             options["level"] = level
         game_id = secrets.token_hex(8)
-        row = GameRow(game_id, mode, settings.as_dict(), options, tokens, False,
+        stored = settings.as_dict()
+        if ruleset and ruleset != "classic":
+            stored["ruleset"] = ruleset  # games.RULESET_KEY: the game's content and record
+        row = GameRow(game_id, mode, stored, options, tokens, False,
                       public=public, open_seat=open_seat)
         session = new_session(row, self.content, ())
         if quick:  # a random legal setup, with the chosen faction for the creator
@@ -426,12 +430,24 @@ class Manager:
     async def load_record(self, record: dict[str, Any]) -> dict[str, Any]:
         """Store a finished game's record (the engine's format) as a game to replay."""
         from ..engine import replay
+        from ..rulesets import RulesetError, load_ruleset, ruleset_names, ruleset_of_record
+
+        ruleset = ruleset_of_record(record)  # a record is replayed under its own ruleset
+        if ruleset not in ruleset_names():
+            raise WebError(400, f"this record cannot be loaded: it was played under the "
+                                f"ruleset {clip(ruleset)}, which this server does not have "
+                                f"({', '.join(ruleset_names())})")
         try:
-            settings = settings_from(dict(record.get("settings") or {}), self.content)
+            content = (self.content if ruleset == "classic"
+                       else load_ruleset(ruleset).content())
+        except RulesetError as err:
+            raise WebError(400, f"this record cannot be loaded: {err}") from None
+        try:
+            settings = settings_from(dict(record.get("settings") or {}), content)
         except ValueError as err:
             raise WebError(400, f"this record cannot be loaded: settings: {err}") from None
         try:
-            game = replay({**record, "settings": settings.as_dict()}, self.content)
+            game = replay({**record, "settings": settings.as_dict()}, content)
         except NotationError as err:
             raise WebError(400, f"this record cannot be loaded: {err}") from None
         except Exception as err:  # the engine choked on it: still the record's fault
@@ -444,7 +460,10 @@ class Manager:
                                 "(only finished games can be replayed)")
         game_id = secrets.token_hex(8)
         tokens = {"spectator": secrets.token_urlsafe(12)}
-        await self.store.run(self.store.create_game, game_id, "replay", settings.as_dict(),
+        stored = settings.as_dict()
+        if ruleset != "classic":
+            stored["ruleset"] = ruleset
+        await self.store.run(self.store.create_game, game_id, "replay", stored,
                              {"ai_seat": -2}, tokens,
                              [(e.token, e.player) for e in game.history], True)
         link = f"/replay/{game_id}"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -20,6 +21,7 @@ from ..ai import LEVELS
 from ..engine import Content
 from ..engine.modules import registered
 from ..engine.visibility import SPECTATOR, record_visible
+from ..rulesets import DEFAULT_RULESET, RulesetError, differences, load_ruleset, ruleset_names
 from .errors import WebError
 from .fast import decision
 from .games import Session, new_session, settings_from, view_json
@@ -28,6 +30,8 @@ from .manager import Manager
 from .schemas import Claim, Decide, Error, Join, NewGame, Record, Rematch, Resign, Undo
 from .seats import Seats
 from .text import names_of
+
+log = logging.getLogger(__name__)
 
 STATIC = Path(str(resources.files("reliquary.web") / "static"))
 #: The ``t`` query parameter: a seat token (none: a spectator).
@@ -68,13 +72,26 @@ def game_routes(manager: Manager) -> APIRouter:
     async def create(body: NewGame, request: Request) -> dict[str, Any]:
         """A new game: against the AI, hot-seat, or online (with an invite link)."""
         try:
-            settings = settings_from(body.settings(), content)
+            ruleset = load_ruleset(body.ruleset or DEFAULT_RULESET) if (
+                body.ruleset is None or body.ruleset in ruleset_names()) else None
+        except RulesetError as err:
+            raise WebError(400, f"ruleset: {err}") from None
+        if ruleset is None:
+            raise WebError(400, f"unknown ruleset {body.ruleset!r}; rulesets: "
+                                f"{', '.join(ruleset_names())}")
+        # the ruleset's settings, then what the body sets itself on top
+        given = {k: v for k, v in body.settings().items()
+                 if k in body.model_fields_set or k not in ruleset.settings}
+        try:
+            settings = settings_from({**ruleset.settings, **given},
+                                     content if ruleset.is_classic else ruleset.content())
         except ValueError as err:
             raise WebError(400, str(err)) from None
         return await manager.acreate(body.mode, settings, level=body.level or next(iter(LEVELS)),
                               seat=body.seat, quick=body.quick, faction=body.faction,
                               public=body.public, host=client_key(request.scope),
-                              clock=body.clock.model_dump() if body.clock else None)
+                              clock=body.clock.model_dump() if body.clock else None,
+                              ruleset=ruleset.name)
 
     @router.get("/api/lobby")
     async def lobby() -> dict[str, Any]:
@@ -243,7 +260,22 @@ def meta_of(content: Content) -> dict[str, Any]:
         "sizes": list(content.sizes),
         "levels": list(LEVELS),
         "modules": modules_meta(),
+        "rulesets": rulesets_meta(),
     }
+
+
+def rulesets_meta() -> list[dict[str, Any]]:
+    """The rulesets a new game may use: name, one-line description, what they change."""
+    out = []
+    for name in ruleset_names():
+        try:
+            ruleset = load_ruleset(name)
+        except RulesetError:
+            log.warning("the ruleset %r does not load; not offered", name, exc_info=True)
+            continue
+        out.append({"name": ruleset.name, "description": ruleset.description,
+                    "settings": ruleset.settings, "changes": differences(ruleset)})
+    return out
 
 
 def modules_meta() -> list[dict[str, Any]]:

@@ -64,6 +64,8 @@ class NewGame(Body):
     module_options: dict[Name, StrictInt | Name | list[Name]] = Field(
         default_factory=dict, max_length=32,
         description="module options by 'module.option' (GET /api/meta lists them)")
+    ruleset: Name | None = Field(None, description="a named ruleset (GET /api/meta lists "
+                                 "them): its settings are the defaults of the fields above")
 
     def settings(self) -> dict[str, Any]:
         """The rule settings given (the engine's defaults for the rest)."""

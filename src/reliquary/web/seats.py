@@ -75,7 +75,8 @@ class Seats:
         if row.mode == "online":
             game = await self.games.acreate("online", settings, host=row.host,
                                             seat=SIDES[1 - SIDES.index(mine)],
-                                            quick=quick, clock=row.options.get("clock"))
+                                            quick=quick, clock=row.options.get("clock"),
+                                            ruleset=row.settings.get("ruleset"))
             invite = game["links"]["invite"].split("?invite=", 1)[1]
             other = SIDES[1 - SIDES.index(mine)]
             link = {"id": game["id"], "seats": {mine: game},
@@ -84,7 +85,8 @@ class Seats:
             game = await self.games.acreate(row.mode, settings, host=row.host,
                                             seat=row.options.get("creator", "key"),
                                             quick=quick,
-                                            level=str(row.options.get("level", "easy")))
+                                            level=str(row.options.get("level", "easy")),
+                                            ruleset=row.settings.get("ruleset"))
             link = {"id": game["id"], "seats": {side: game for side in SIDES}, "invite": None}
         store = self.games.store
         if not await store.run(store.set_rematch, game_id, json.dumps(link)):

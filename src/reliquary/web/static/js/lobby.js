@@ -36,6 +36,7 @@ export function renderHome(app, meta, go) {
   const levels = meta.levels.map(l => `<option value="${esc(l)}">${esc(levelName(l))}</option>`).join("");
   const sizes = meta.sizes.map(s => `<option value="${s}">${s}×${s}</option>`).join("");
   const factions = meta.factions.map(f => `<option value="${esc(f.id)}">${esc(factionName(meta, f.id))}</option>`).join("");
+  const rulesets = (meta.rulesets || []).map(r => `<option value="${esc(r.name)}">${esc(r.name)}</option>`).join("");
   const clocks = CLOCKS.map(([i, inc]) => `<option value="${i}:${inc}">${esc(i ? clockLabel({initial_s: i, increment_s: inc}) : t("no_clock"))}</option>`).join("");
   app.innerHTML = `
     <section class="pitch panel" id="pitch">${pitchBoard()}
@@ -64,6 +65,8 @@ export function renderHome(app, meta, go) {
           <option value="straight">${esc(t("straight"))}</option></select></label>
         <label>${esc(t("first_turn"))} <select name="first_turn"><option value="no_damage">${esc(t("no_damage"))}</option>
           <option value="no_attack">${esc(t("no_attack"))}</option></select></label>
+        ${rulesets ? `<label>${esc(t("ruleset"))} <select name="ruleset" id="ruleset">${rulesets}</select></label>
+        <p class="muted" id="ruleset-description" title="${esc(t("ruleset_note"))}"></p>` : ""}
         <details id="variants"><summary>${esc(t("variants"))}</summary>
           <label>${esc(t("regroup_limit"))} <input type="number" name="regroup_limit" min="0" max="99" placeholder="${esc(t("no_limit"))}"></label>
           <label>${esc(t("vigil_reset"))} <select name="vigil_reset"><option value="any">${esc(t("reset_any"))}</option>
@@ -96,6 +99,24 @@ export function renderHome(app, meta, go) {
   };
   modeSel.addEventListener("change", showFields);
   showFields();
+  // A ruleset's one-line description under its field; its settings fill the variants.
+  const rulesetSel = document.getElementById("ruleset");
+  const showRuleset = () => {
+    const chosen = (meta.rulesets || []).find(r => r.name === rulesetSel.value);
+    if (!chosen) return;
+    document.getElementById("ruleset-description").textContent = chosen.description;
+    for (const name of ["los", "first_turn", "regroup_limit", "vigil_reset", "vigil_start", "killed_minions"]) {
+      const field = form.elements[name];
+      if (!field) continue;
+      const value = name in chosen.settings ? chosen.settings[name] : field.dataset.initial;
+      field.value = value === null || value === undefined ? "" : String(value);
+    }
+  };
+  if (rulesetSel) {
+    for (const field of form.elements) field.dataset.initial = field.value;
+    rulesetSel.addEventListener("change", showRuleset);
+    showRuleset();
+  }
   document.getElementById("quick-ai").addEventListener("click", () =>
     startGame({mode: "ai", level: meta.levels[0], seat: "key", quick: true}, go));
   document.getElementById("tutorial").addEventListener("click", () => {
@@ -110,6 +131,7 @@ export function renderHome(app, meta, go) {
       first_turn: f.get("first_turn"), quick: f.get("quick") === "1", faction: f.get("faction") || null,
       vigil_reset: f.get("vigil_reset"), vigil_start: Number(f.get("vigil_start")),
       killed_minions: f.get("killed_minions")};
+    if (f.get("ruleset")) body.ruleset = f.get("ruleset");
     if (f.get("regroup_limit") !== "") body.regroup_limit = Number(f.get("regroup_limit"));
     // Rule modules (M-MOD-1) and their options (M-MOD-2), as /api/meta lists them.
     body.modules = f.getAll("module");

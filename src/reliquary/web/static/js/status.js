@@ -93,7 +93,7 @@ export function infoHTML(v) {
     ? `<label>${esc(t("watch"))} <input id="watch-link" readonly value="${esc(location.origin + ((v.links && v.links.spectate) || `/g/${v.id}`))}"></label>` : "";
   const ai = v.ai && v.ai.level ? `<p>${esc(t("level"))}: ${esc(levelName(v.ai.level))}</p>` : "";
   return `<div class="links">${links}${watch}</div>${ai}
-    <p class="muted">${esc(t("size"))} ${s.size}×${s.size} · ${esc(t("los"))}: ${esc(t(s.los))} · ${esc(t("first_turn"))}: ${esc(t(s.first_turn))}</p>
+    <p class="muted" id="game-rules">${esc(t("ruleset"))}: ${esc(v.ruleset || "classic")} · ${esc(t("size"))} ${s.size}×${s.size} · ${esc(t("los"))}: ${esc(t(s.los))} · ${esc(t("first_turn"))}: ${esc(t(s.first_turn))}</p>
     <label class="check"><input type="checkbox" id="sound-toggle" ${localStorage.getItem("sound") === "on" ? "checked" : ""}> ${esc(t("sound"))}</label>
     <label class="check"><input type="checkbox" id="motion-toggle" ${localStorage.getItem("motion") === "off" ? "" : "checked"}> ${esc(t("reduced"))}</label>
     <label class="check">${esc(t("pace"))} <select id="pace-select">${["fast", "normal", "slow"].map(p =>
