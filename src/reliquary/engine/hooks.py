@@ -246,6 +246,15 @@ class Hooks:
         """The names of the numbers :meth:`observation` gives (scalar planes)."""
         return []
 
+    def board_observation_names(self) -> list[str]:
+        """The names of the board planes :meth:`board_observation` fills."""
+        return []
+
+    def board_observation(self, s: State, player: int) -> dict[str, list[tuple[int, float]]]:
+        """What ``player`` sees of the module's things on the board: for each plane of
+        :meth:`board_observation_names`, (square, value in [0, 1]) pairs."""
+        return {}
+
     def observation(self, s: State, player: int) -> dict[str, float]:
         """What ``player`` sees of the module's state, as numbers in [0, 1] by name
         (:meth:`observation_names`), for the environments' observation planes."""

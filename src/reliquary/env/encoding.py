@@ -286,6 +286,7 @@ class Observer:
                 names.append("decision:interact")
             names.extend(f"decision:{k}" for k in self._rules.decisions)
             names.extend(n for h in self._rules.hooks for n in h.observation_names())
+            names.extend(n for h in self._rules.hooks for n in h.board_observation_names())
         self._names = tuple(names)
         self._index = {name: i for i, name in enumerate(names)}
         #: The planes written in the engine's order (channels last), then laid out.
@@ -408,6 +409,10 @@ class Observer:
         if self._rules is not None:
             for h in self._rules.hooks:
                 scalars.update(h.observation(state, player))
+                for name, cells in h.board_observation(state, player).items():
+                    plane = idx[name]
+                    for sq, value in cells:  # a module's board planes (its tokens, ...)
+                        out[sq // n, sq % n, plane] = value
         if state.factions[enemy]:
             scalars["faction_enemy:" + str(state.factions[enemy])] = 1.0
         for name, value in scalars.items():

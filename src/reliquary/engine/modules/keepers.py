@@ -535,7 +535,7 @@ class KeepersHooks(Hooks):
         carriers = sorted((s.pieces[t.carrier].sq, i) for i, t in enumerate(st.tokens)
                           if t.carrier >= 0 and t.carrier in s.pieces
                           and s.pieces[t.carrier].owner == player)
-        for sq, i in carriers:
+        for _, i in carriers:
             piece = s.pieces[st.tokens[i].carrier]
             token = st.tokens[i]
             home = geo.rank_from_back(player, piece.sq) == 0 or (
@@ -571,6 +571,32 @@ class KeepersHooks(Hooks):
         names += [f"v{v}" for v in values]
         names += [f"{t.id}{v}" for t in DATA.relic_type for v in sorted(set(t.values))]
         return names
+
+    def board_observation_names(self) -> list[str]:
+        names = [f"keepers.token:{t.id}" for t in DATA.relic_type]
+        return [*names, "keepers.token_face_up", "keepers.token_value",
+                "keepers.token_carried"]
+
+    def board_observation(self, s: State, player: int) -> dict[str, list[tuple[int, float]]]:
+        """Tokens on the board or carried: their type, face and value (0 face down)."""
+        top = max(v for t in DATA.relic_type for v in t.values)
+        planes: dict[str, list[tuple[int, float]]] = {
+            n: [] for n in self.board_observation_names()}
+        for t in kstate(s).tokens:
+            sq = t.sq
+            if t.carrier >= 0:
+                carrier = s.pieces.get(t.carrier)
+                if carrier is None:
+                    continue
+                sq = carrier.sq
+                planes["keepers.token_carried"].append((sq, 1.0))
+            if sq < 0:
+                continue
+            planes[f"keepers.token:{DATA.relic_type[t.kind].id}"].append((sq, 1.0))
+            if t.face_up:
+                planes["keepers.token_face_up"].append((sq, 1.0))
+                planes["keepers.token_value"].append((sq, t.value / top))
+        return planes
 
     def observation_names(self) -> list[str]:
         names = ["keepers.points.me", "keepers.points.enemy", "keepers.sets.me",
