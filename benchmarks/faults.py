@@ -639,6 +639,7 @@ def generate(copy: Path, count: int, seed: int, areas: Sequence[str] | None = No
         if areas and area not in areas:
             continue
         sources = {m: (copy / m).read_text(encoding="utf-8") for m in modules}
+        normal = {m: _normal(text) for m, text in sources.items()}
         pool = [s for m in modules for s in sites(m, sources[m])]
         taken = {(f.module, f.at) for other in avoid
                  for f in generate(copy, count, other, [area])}
@@ -654,7 +655,7 @@ def generate(copy: Path, count: int, seed: int, areas: Sequence[str] | None = No
             data = sources[site.module].encode()
             text = (data[:site.start] + new.encode() + data[site.end:]).decode()
             try:
-                if _normal(text) == _normal(sources[site.module]):
+                if _normal(text) == normal[site.module]:
                     continue
             except SyntaxError:
                 continue

@@ -202,11 +202,15 @@ name = "greedy"
 [[agents]]
 name = "random"
 """
+#: Games that cannot end by the Vigil (it starts above the round cap), so that endings of
+#: both kinds are seen whatever the agents' play makes of the games above.
+CAPPED_SPEC = COLUMNS_SPEC.replace("round_cap = 40", "round_cap = 5").replace(
+    "vigil_start = 2", "vigil_start = 6")
 
 
 def test_kills_are_credited_to_the_seat_whose_minions_died_and_tiebreaks_to_vigil_ends(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    games = _played(monkeypatch, COLUMNS_SPEC, 8)
+    games = _played(monkeypatch, COLUMNS_SPEC, 8) + _played(monkeypatch, CAPPED_SPEC, 3)
     kills_seen = vigil_seen = other_seen = damage_seen = 0
     for row, state in games:
         lost = [0, 0]
