@@ -3,7 +3,12 @@
 Board legend: ``H``/``M`` a Key Hero/Minion, ``h``/``m`` a Skull Hero/Minion, followed
 by its HP; ``+`` after a piece: it carries the enemy relic; ``#`` a Ruin; ``K``/``S``
 Key's/Skull's relic on the ground; ``.`` an empty square. Rank 1 (Key's back row) is
-at the bottom.
+at the bottom. ``v``/``a`` after a piece: Veiled/Aegis; with rule modules, their
+conditions follow, a letter and any value (:data:`CONDITION_MARKS`: ``b2`` Burning 2).
+Modules also add marks after a square (``Hooks.text_marks``) and lines under the board
+(``Hooks.text_lines``): Keepers' Relics writes a token as its type's initial and value
+(``i2``; ``i?`` face down), ``*`` before a carried one, ``@`` and the type's initial
+after a Wayshrine (whose condition mark is ``w``).
 """
 
 from __future__ import annotations
@@ -22,16 +27,54 @@ def _cell(state: State, sq: int) -> str:
         letter = letter if piece.owner == 0 else letter.lower()
         mark = "+" if state.carried_relic(piece) >= 0 else ""
         flags = ("v" if piece.veiled else "") + ("a" if piece.aegis else "")
+        if len(piece.conds) > len(flags):  # a module's conditions (none in the base game)
+            flags += "".join(_condition_mark(c[0], c[1]) for c in piece.conds
+                             if c[0] not in ("veil", "aegis"))
         return f"{letter}{piece.hp}{mark}{flags}{relic_mark}"
     if state.is_ruin(sq):
         return "#"
     return relic_mark or "."
 
 
+#: The letters of the conditions on the text board (others: their first letter).
+CONDITION_MARKS: dict[str, str] = {
+    "burning": "b", "poison": "p", "fast": "f", "slow": "s", "paralyzed": "z", "focus": "o",
+    "defensive": "d"}
+
+
+def _condition_mark(name: str, value: int) -> str:
+    return CONDITION_MARKS.get(name, name[:1]) + (str(value) if value else "")
+
+
+def render_conditions(state: State) -> list[str]:
+    """One line per piece with a module's condition: where, whose, and each by name."""
+    lines = []
+    for p in sorted(state.pieces.values(), key=lambda p: p.sq):
+        conds = [f"{c[0].capitalize()}{f' {c[1]}' if c[1] else ''}" for c in p.conds
+                 if c[0] not in ("veil", "aegis")]
+        if conds:
+            kind = "Hero" if p.hero else "Minion"
+            lines.append(f"  {state.geometry.name(p.sq)} {PLAYER_NAMES[p.owner]} {kind}: "
+                         f"{', '.join(conds)}")
+    return lines
+
+
+def _module_marks(state: State) -> dict[int, str]:
+    marks: dict[int, str] = {}
+    for h in state._rules.hooks:
+        for sq, mark in h.text_marks(state).items():
+            marks[sq] = marks.get(sq, "") + mark
+    return marks
+
+
 def render_board(state: State) -> str:
     """The board as text, Key's back row at the bottom."""
     n = state.geometry.size
     cells = [[_cell(state, r * n + f) for f in range(n)] for r in range(n)]
+    if state.settings.modules:  # a module's marks after the square's own (tokens, ...)
+        for sq, mark in _module_marks(state).items():
+            cell = cells[sq // n][sq % n]
+            cells[sq // n][sq % n] = ("" if cell == "." else cell) + mark
     width = max(4, max(len(c) for row in cells for c in row) + 1)
     lines = []
     for r in range(n - 1, -1, -1):
@@ -56,6 +99,13 @@ def render_state(state: State) -> str:
     variants = state.settings.variants()
     if variants:
         out.append("variants: " + ", ".join(f"{k}={v}" for k, v in variants.items()))
+    if state.settings.modules:
+        for h in state._rules.hooks:
+            out.extend(h.text_lines(state))
+        conditions = render_conditions(state)
+        if conditions:
+            out.append("conditions:")
+            out.extend(conditions)
     if state.result is not None:
         r = state.result
         who = "draw" if r.winner is None else f"{PLAYER_NAMES[r.winner]} wins"

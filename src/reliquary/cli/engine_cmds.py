@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +38,7 @@ from ..rulesets import (
 )
 from ..selfplay import record_random_game, run_selfplay
 from ..text import render_diagram, render_state
+from .module_rules import rule_titles, rules_section
 from .options import chosen_ruleset, content_option, settings_from_options, settings_options
 
 
@@ -220,17 +222,24 @@ def replay_cmd(record: str, board: bool, tui: bool, lang: str | None,
 
 @click.command()
 @click.option("--cards/--no-cards", default=True, help="Show the movement cards.")
+@click.option("--module", "module_name", default=None, metavar="NAME",
+              help="Print only this rule module's rules (MODULES.md), in full.")
 @content_option
-def rules(cards: bool, content_dir: Path | None) -> None:
+def rules(cards: bool, module_name: str | None, content_dir: Path | None) -> None:
     """List the content (cards, factions, rites, board table), the rule options and the
-    rulesets; with --ruleset NAME, first what that ruleset changes from classic.
+    rulesets; with --ruleset NAME, first what that ruleset changes from classic; with
+    --module NAME, a rule module's rules in full.
 
     \b
     Example:
       reliquary rules --ruleset tournament --no-cards
+      reliquary rules --module keepers
     """
-    content = get_content(content_dir)
     echo = click.echo
+    if module_name is not None:
+        _print_module_rules(module_name)
+        return
+    content = get_content(content_dir)
     ruleset = chosen_ruleset()
     if ruleset is not None:
         echo(f"Ruleset {ruleset.name}: {ruleset.description}")
@@ -275,6 +284,14 @@ def rules(cards: bool, content_dir: Path | None) -> None:
         echo(f"  {module.name:<15} {module.title} ({module.rules}): {module.summary}")
         for option, spec in module.options.items():
             echo(f"    {module.name}.{option:<20} {spec.describe()}. {spec.help}")
+        for rule in getattr(module.data, "rule", ()):  # the rules with their ids, if listed
+            echo(textwrap.fill(rule.en, 100, initial_indent=f"    {rule.id:<12} ",
+                               subsequent_indent=" " * 17))
+        titles = rule_titles(module)
+        if titles:
+            echo(f"    rules (reliquary rules --module {module.name} prints them in full):")
+            for rule_id, title in titles:
+                echo(f"      {rule_id:<12} {title}")
     for name, where in SPECIFIED.items():
         if name not in modules:
             echo(f"  {name:<15} specified in {where}; not implemented in this version")
@@ -284,6 +301,22 @@ def rules(cards: bool, content_dir: Path | None) -> None:
             echo(f"  {name:<15} {load_ruleset(name).description}")
         except RulesetError as err:
             echo(f"  {name:<15} (does not load: {err})")
+
+
+def _print_module_rules(name: str) -> None:
+    """A module's title, options and rules section, as MODULES.md writes them."""
+    from ..engine.modules import get
+
+    try:
+        module = get(name)
+    except ValueError as err:
+        raise click.BadParameter(str(err), param_hint="--module") from None
+    echo = click.echo
+    echo(f"{module.title} ({module.name}; {module.rules}): {module.summary}")
+    for option, spec in module.options.items():
+        echo(f"  {module.name}.{option:<20} {spec.describe()}. {spec.help}")
+    echo("")
+    echo(rules_section(module) or "(MODULES.md has no rules section for this module)")
 
 
 COMMANDS: list[click.Command] = [selfplay, show, replay_cmd, rules]

@@ -246,6 +246,14 @@ class Hooks:
         """The names of the numbers :meth:`observation` gives (scalar planes)."""
         return []
 
+    def text_marks(self, s: State) -> dict[int, str]:
+        """Short marks to write after squares on the text board (``reliquary show``)."""
+        return {}
+
+    def text_lines(self, s: State) -> list[str]:
+        """Lines about the module's state under the text board (points, supplies)."""
+        return []
+
     def board_observation_names(self) -> list[str]:
         """The names of the board planes :meth:`board_observation` fills."""
         return []

@@ -572,6 +572,35 @@ class KeepersHooks(Hooks):
         names += [f"{t.id}{v}" for t in DATA.relic_type for v in sorted(set(t.values))]
         return names
 
+    def text_marks(self, s: State) -> dict[int, str]:
+        st = kstate(s)
+        marks: dict[int, str] = {}
+        for t in st.tokens:
+            label = DATA.relic_type[t.kind].id[0] + (str(t.value) if t.face_up else "?")
+            if t.sq >= 0:
+                marks[t.sq] = marks.get(t.sq, "") + label
+            elif t.carrier in s.pieces:
+                sq = s.pieces[t.carrier].sq
+                marks[sq] = marks.get(sq, "") + "*" + label
+        for pid, kind in zip(st.shrine, st.shrine_type, strict=True):
+            if pid in s.pieces:
+                sq = s.pieces[pid].sq
+                marks[sq] = marks.get(sq, "") + "@" + DATA.relic_type[kind].id[0]
+        return marks
+
+    def text_lines(self, s: State) -> list[str]:
+        st = kstate(s)
+        target = "none" if self.target <= 0 or self.glory else str(self.target)
+        sides = []
+        for p in (0, 1):
+            types = "".join(t.id[0].upper() if st.recovered[p][k] > st.sets[p] else "-"
+                            for k, t in enumerate(DATA.relic_type))
+            sides.append(f"{PLAYER_NAMES[p]} {st.points[p]} (sets {st.sets[p]}, next set "
+                         f"{types})")
+        box = ", ".join(f"{t.id} {n}" for t, n in zip(DATA.relic_type, st.box, strict=True))
+        return [f"relic points: {'; '.join(sides)}; target {target}",
+                f"tokens in the box (unseen): {box}"]
+
     def board_observation_names(self) -> list[str]:
         names = [f"keepers.token:{t.id}" for t in DATA.relic_type]
         return [*names, "keepers.token_face_up", "keepers.token_value",
