@@ -34,7 +34,8 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     # this module makes some forty games and pages from one address: above the
     # per-client rate limits (tested in test_trust.py), which are lifted for this server
     limits = {"RELIQUARY_CREATE_BURST": "1000", "RELIQUARY_CREATE_PER_MINUTE": "1000",
-              "RELIQUARY_SOCKETS_BURST": "1000", "RELIQUARY_SOCKETS_PER_MINUTE": "1000"}
+              "RELIQUARY_SOCKETS_BURST": "1000", "RELIQUARY_SOCKETS_PER_MINUTE": "1000",
+              "RELIQUARY_AI_GAMES_PER_CLIENT": "1000"}
     saved = {name: os.environ.get(name) for name in limits}
     os.environ.update(limits)
     try:
