@@ -48,4 +48,4 @@ def test_rules_lists_the_modules_with_their_options() -> None:
     result = CliRunner().invoke(cli, ["rules"])
     assert result.exit_code == 0
     assert "smoulder" in result.output and "smoulder.damage" in result.output
-    assert "conditions      specified in MODULES.md §4 (M-COND)" in result.output
+    assert "conditions      Conditions (M-COND-1..60)" in result.output

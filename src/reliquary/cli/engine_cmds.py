@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -284,9 +283,6 @@ def rules(cards: bool, module_name: str | None, content_dir: Path | None) -> Non
         echo(f"  {module.name:<15} {module.title} ({module.rules}): {module.summary}")
         for option, spec in module.options.items():
             echo(f"    {module.name}.{option:<20} {spec.describe()}. {spec.help}")
-        for rule in getattr(module.data, "rule", ()):  # the rules with their ids, if listed
-            echo(textwrap.fill(rule.en, 100, initial_indent=f"    {rule.id:<12} ",
-                               subsequent_indent=" " * 17))
         titles = rule_titles(module)
         if titles:
             echo(f"    rules (reliquary rules --module {module.name} prints them in full):")

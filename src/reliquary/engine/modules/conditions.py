@@ -133,10 +133,19 @@ class ActionData(_Data):
         return self
 
 
+class RuleData(_Data):
+    """One rule of MODULES.md §4.2 in a line, for the faces (rules list, rulebook)."""
+
+    id: str = Field(pattern=r"^M-COND-(D?[0-9]+)$")
+    en: str = Field(min_length=1)
+    es: str = Field(min_length=1)
+
+
 class ConditionsData(_Data):
     condition: tuple[ConditionData, ...]
     rider: tuple[RiderData, ...] = ()
     action: tuple[ActionData, ...] = ()
+    rule: tuple[RuleData, ...] = ()
 
     @model_validator(mode="after")
     def _cross_checks(self) -> ConditionsData:
