@@ -149,7 +149,7 @@ def test_bradley_terry_rite_terms_match_the_hand_computed_log_odds() -> None:
 
 
 def test_rite_matrix_and_rite_by_first_move_match_the_counts() -> None:
-    rows = _rite_games() + [game(rite_key="X", rite_skull="Z", winner=None, first="key")]
+    rows = [*_rite_games(), game(rite_key="X", rite_skull="Z", winner=None, first="key")]
     g = table(rows)
     matrix = {(r["rite"], r["opponent"]): r for r in M.rite_matrix(g).iter_rows(named=True)}
     assert matrix[("X", "Y")]["games"] == 32 and matrix[("X", "Y")]["score"] == 0.75

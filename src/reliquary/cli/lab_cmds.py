@@ -12,6 +12,7 @@ import json
 import shlex
 import signal
 from collections.abc import Callable, Iterator
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -394,6 +395,50 @@ def tune_cmd(spec_path: Path, trials: int, cap_max: float, fpa_tol: float, facti
     (out / "tune.json").write_text(json.dumps({"trials": rows, "confirmed": held_out},
                                               indent=2, default=str), encoding="utf-8")
     click.echo(text)
+
+
+@lab.command("values")
+@click.argument("runs", metavar="RUN...", nargs=-1, required=True,
+                type=click.Path(file_okay=False, exists=True, path_type=Path))
+@click.option("--ruleset", default="classic", show_default=True,
+              help="The ruleset whose values these runs measure (a section of the table).")
+@click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="The table to write (default: the package's data/draft_values.toml).")
+def values_cmd(runs: tuple[Path, ...], ruleset: str, out: Path | None) -> None:
+    """Measure the factions' and rites' values the agents draft by, from lab runs that
+    balance the setups, and write them as the ruleset's section of the values table.
+
+    \b
+    Example:
+      reliquary lab values lab-runs/classic-8-greedy-balanced --ruleset classic
+    """
+    _need_lab()
+    import polars as pl
+
+    from ..ai.drafting import VALUES_FILE
+    from ..lab.store import Store
+    from ..lab.values import measure, write
+    from ..rulesets import RulesetError, load_ruleset
+
+    try:
+        load_ruleset(ruleset)
+    except RulesetError as err:
+        raise click.BadParameter(str(err), param_hint="--ruleset") from None
+    tables = [Store(run).table() for run in runs]
+    table = pl.concat([t for t in tables if not t.is_empty()], how="diagonal_relaxed") \
+        if any(not t.is_empty() for t in tables) else None
+    if table is None:
+        raise click.ClickException("the runs hold no games")
+    try:
+        measured = measure(table, "lab runs " + ", ".join(str(r) for r in runs))
+    except ValueError as err:
+        raise click.ClickException(str(err)) from None
+    path = out or Path(str(resources.files("reliquary.data").joinpath(VALUES_FILE)))
+    write(path, ruleset, measured)
+    click.echo(f"wrote the {ruleset} values to {path} ({measured.source})")
+    for part, values in (("factions", measured.factions), ("rites", measured.rites)):
+        click.echo(f"  {part}: " + ", ".join(f"{k} {v:+.2f}" for k, v in
+                                             sorted(values.items(), key=lambda kv: -kv[1])))
 
 
 @lab.command("metrics")

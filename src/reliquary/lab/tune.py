@@ -79,6 +79,9 @@ def objective_value(m: dict[str, Any], t: Targets) -> float:
     def unit(tol: float) -> float:
         return max(tol, 0.01)
 
+    if not m.get("games"):   # every game failed: nothing measured, nothing met
+        return math.inf
+
     return float(max(0.0, m["cap_rate"] - t.cap_max) / unit(t.cap_max)
             + max(0.0, abs(m["first_player"] - 0.5) - t.fpa_tol) / unit(t.fpa_tol)
             + max(0.0, m["faction_worst"] - t.faction_tol) / unit(t.faction_tol)
