@@ -40,17 +40,21 @@ PER_GAME: dict[str, Callable[[dict[str, Any]], float]] = {
     "draw_rate": lambda row: float(row["winner"] is None),
     "first_player": _first_score,
     "mean_length": lambda row: float(row["rounds"]),
+    # the board-win rate (metrics.decisiveness): the Hero killed or the relic home
+    "decisiveness": lambda row: float(row["reason"] in ("hero_killed", "relic_home")),
 }
 #: metric -> the value of one repetition (a set of games over every cell).
 PER_REP: dict[str, Callable[[pl.DataFrame], float]] = {
     "faction_spread": metrics.faction_spread,
+    "comeback_rate": metrics.SCALARS["comeback_rate"],
 }
 METRICS = (*PER_GAME, *PER_REP)
 #: Differences within ± this count as "no difference" unless --margin says otherwise.
 DEFAULT_MARGIN = {"cap_rate": 0.05, "draw_rate": 0.05, "first_player": 0.05,
-                  "mean_length": 10.0, "faction_spread": 0.1}
+                  "mean_length": 10.0, "faction_spread": 0.1, "decisiveness": 0.05,
+                  "comeback_rate": 0.1}
 #: Metrics whose per-game value is 0 or 1 (the paired SPRT applies).
-BINARY = ("cap_rate", "draw_rate")
+BINARY = ("cap_rate", "draw_rate", "decisiveness")
 
 
 @dataclass

@@ -64,6 +64,9 @@ DEFINITIONS: dict[str, str] = {
         "lead changes: changes of the leader per game (a lead being more than 20 "
         "points); drama: share of rounds the eventual winner spent behind by more than "
         "20 points."),
+    "comeback_rate": "Comeback rate (MODULES.md §10.2 step 5): the share of decisive games "
+                     "won by the side that was behind by more than 25 evaluation points (a "
+                     "Minion) at the middle round, with its Wilson interval.",
     "length": "Game length in rounds: mean with its t interval, standard deviation, "
               "median, quartiles, min and max; the histogram in the report.",
     "end_reasons": "Share of games per end reason (hero_killed, relic_home, vigil, "
@@ -480,6 +483,24 @@ def decisiveness(g: pl.DataFrame) -> dict[str, Any]:
     }
 
 
+#: How far behind (evaluation points, one Minion) a comeback starts (MODULES.md §10.2).
+COMEBACK_MARGIN = 25.0
+
+
+def comeback_rate(g: pl.DataFrame) -> dict[str, float]:
+    """The share of decisive games won by the side behind by more than
+    :data:`COMEBACK_MARGIN` at the middle round (the per-round evaluations, Key's view)."""
+    comebacks = decisive = 0
+    for winner, evals in zip(g["winner"], g["eval_key"], strict=True):
+        if winner is None or evals is None or len(evals) == 0:
+            continue
+        decisive += 1
+        middle = float(evals[len(evals) // 2])
+        if (middle if winner == "key" else -middle) < -COMEBACK_MARGIN:
+            comebacks += 1
+    return _proportion(comebacks, decisive)
+
+
 def length(g: pl.DataFrame) -> dict[str, float]:
     """Rounds per game: mean (t interval), sd, median, quartiles, min, max."""
     r = g["rounds"].to_numpy().astype(float)
@@ -649,6 +670,7 @@ SCALARS: dict[str, Callable[[pl.DataFrame], float]] = {
     "faction_spread": faction_spread,
     "mean_length": mean_length,
     "draw_rate": lambda g: float(draw_rate(g)["value"]),
+    "comeback_rate": lambda g: float(comeback_rate(g)["value"]),
 }
 
 

@@ -407,6 +407,8 @@ def summary_tables(g: pl.DataFrame) -> list[tuple[str, pl.DataFrame]]:
         ("lead changes per game", "{:.2f} [{:.2f}, {:.2f}]".format(*dec["lead_changes"])),
         ("drama (share of rounds the winner was behind)",
          "{:.2f} [{:.2f}, {:.2f}]".format(*dec["drama"])),
+        ("comeback rate (decisive games won from behind at mid-game)",
+         _interval(M.comeback_rate(g))),
         ("mean rounds", f"{ln['mean']:.1f} [{ln['low']:.1f}, {ln['high']:.1f}]; median "
                         f"{ln.get('median', math.nan):.0f}, max {ln.get('max', math.nan):.0f}"),
         ("lowest Vigil reached (mean)", "{:.2f} [{:.2f}, {:.2f}]".format(*vig["vigil_min"])),
