@@ -475,6 +475,12 @@ class ConditionsHooks(Hooks):
         # Paralyzed: the condition a failed Dread test gives (the one that bans attacks).
         self.paralyzed = next((c.id for c in self.conds.values() if "attack" in c.bans), "")
         self.riders = data.rider
+        # The riders by card (after_hit and rolled ask at every hit and roll).
+        by_card: dict[str, list[RiderData]] = {}
+        for r in data.rider:
+            by_card.setdefault(r.card, []).append(r)
+        self.riders_of = {card: tuple(rs) for card, rs in by_card.items()}
+        self.has_round = any(c.duration == "round" for c in self.conds.values())
 
     # ------------------------------------------------------------------ registry
     def conditions(self) -> list[ConditionDef]:
@@ -582,7 +588,7 @@ class ConditionsHooks(Hooks):
         """Steps R1 (Upkeep, M-COND-6) and R2 (the round's conditions end)."""
         if self.upkeep:
             self._upkeep(s)
-        if s.result is None:
+        if s.result is None and self.has_round:
             for p in list(s.pieces.values()):
                 if p.conds:
                     self._expire(s, p, "round", 1 << 30)
@@ -610,10 +616,11 @@ class ConditionsHooks(Hooks):
         return hit, lose
 
     def _upkeep(self, s: State) -> None:
-        ticking = [p for p in sorted(s.pieces.values(), key=lambda p: p.sq)
+        ticking = [p for p in s.pieces.values()
                    if p.conds and any(p.has(c.id) for c in self.upkeep)]
         if not ticking:
             return
+        ticking.sort(key=lambda p: p.sq)
         if s.events is not None:
             for p in ticking:
                 for cond in self.upkeep:
@@ -688,10 +695,13 @@ class ConditionsHooks(Hooks):
         return rider.line in ("any", "both") or (rider.line == "hero") == attacker.hero
 
     def rolled(self, s: State, attacker: Piece, card: str, face: int) -> None:
+        riders = self.riders_of.get(card)
+        if riders is None:
+            return
         armed: list[tuple[str, int]] = []
         st = cond_state(s)
-        for r in self.riders:
-            if r.card != card or face not in r.faces or not self._line_matches(r, attacker):
+        for r in riders:
+            if face not in r.faces or not self._line_matches(r, attacker):
                 continue
             if r.to == "attacker":  # M-COND-D6: after the attack's last step
                 st.pending = (*st.pending, (attacker.id, r.condition, r.value))
@@ -702,6 +712,9 @@ class ConditionsHooks(Hooks):
     def after_hit(self, s: State, attacker: Piece, target: Piece, card: str) -> None:
         """M-COND-30..33: riders, after the hit's damage and push, on a target still on
         the board; none on a first turn under first_turn=no_damage."""
+        riders = self.riders_of.get(card)
+        if riders is None:
+            return
         st = cond_state(s)
         armed, st.armed = st.armed, ()
         if target.id not in s.pieces or (self.no_damage_first and
@@ -710,9 +723,8 @@ class ConditionsHooks(Hooks):
         for name, value in armed:
             self.gain(s, target, name, value)
         line = s._line(card, attacker)
-        for r in self.riders:
-            if r.card != card or r.faces or r.to != "target" or \
-                    not self._line_matches(r, attacker):
+        for r in riders:
+            if r.faces or r.to != "target" or not self._line_matches(r, attacker):
                 continue
             if r.shape == "pulse" and not line.push:
                 continue
@@ -755,9 +767,18 @@ class ConditionsHooks(Hooks):
                 if p.has(lower.condition) and geo.distance(actor.sq, p.sq) <= lower.reach]
 
     def interact_actions(self, s: State, player: int) -> list[str]:
+        # Asked at every play decision: the cheap tests first.
+        own = s._own[player]
+        actors = [p for p in own if not p.bans & NO_ACT]
+        if not actors:
+            return []
         out: list[str] = []
         for action in self.actions.values():
-            if any(self.can_act(s, p, action) for p in s._own[player]):
+            lower = action.lower
+            if lower is None:
+                out.append(action.id)
+            elif any(p.conds and p.has(lower.condition) for p in own) and any(
+                    self.lower_targets(s, p, action) for p in actors):
                 out.append(action.id)
         return out
 
