@@ -39,6 +39,7 @@ from .errors import encode_json
 
 if TYPE_CHECKING:
     from .ai_pool import AIPool
+from .keepers_text import PROMPTS as KEEPERS_PROMPTS
 from .text import Line, LogContext, describe, note_before, result_text
 
 log = logging.getLogger(__name__)
@@ -78,6 +79,7 @@ PROMPTS: dict[str, tuple[str, str]] = {
     "rite_effect": ("Rite: choose where it acts.", "Rito: elige dónde actúa."),
     "lantern_step": ("Lantern: your carrier may take 1 step, or pass.",
                      "Farol: tu portador puede dar 1 paso, o pasa."),
+    **KEEPERS_PROMPTS,
 }
 
 
@@ -388,7 +390,8 @@ def in_setup(state: State, kind: str | None = None) -> bool:
     """Before the first turn: setup choices and the deal (S1–S7); ``kind``: the current
     decision's, when the caller has it."""
     return not state.is_terminal and (state.first < 0 or (kind or state.decision().kind)
-                                      in SETUP_KINDS)
+                                      in SETUP_KINDS or ("begin_game",) in state.stack)
+    # ("begin_game",) waits under the rule modules' setup steps (M-KEEP-2's token types)
 
 
 def last_turn_squares(session: Session, kind: str | None = None) -> list[str]:

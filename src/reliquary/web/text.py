@@ -14,14 +14,21 @@ from typing import Any
 
 from ..content import game_names
 from ..engine import SIDES, Content, Entry, Event, Geometry, State
+from ..engine.modules.keepers import MODULE as _KEEPERS
+from .keepers_text import event_line as keepers_line
+
+#: The events of Keepers' Relics, told by keepers_text.
+KEEPERS_EVENTS = frozenset(_KEEPERS.events)
 
 SIDE = {"en": ("Key", "Skull"), "es": ("Llave", "Calavera")}
 KIND = {"en": ("Minion", "Hero"), "es": ("Esbirro", "Héroe")}
 MODE = {
     "en": {"move": "to move", "attack": "to attack", "regroup": "to regroup",
-           "rite": "for its rite", "pass": "with nothing to do (it only waits)"},
+           "rite": "for its rite", "pass": "with nothing to do (it only waits)",
+           "interact": "to interact"},
     "es": {"move": "para mover", "attack": "para atacar", "regroup": "para reagrupar",
-           "rite": "para su rito", "pass": "sin nada posible (solo pasa a espera)"},
+           "rite": "para su rito", "pass": "sin nada posible (solo pasa a espera)",
+           "interact": "para interactuar"},
 }
 PREVENTED = {
     "en": {"aegis": "prevented by Aegis", "first_turn": "prevented: first turn"},
@@ -47,12 +54,16 @@ REASON = {
     "en": {"hero_killed": "the enemy Hero was killed", "relic_home": "the relic was brought home",
            "vigil": "the Vigil reached 0", "round_cap": "the round limit was reached",
            "timeout": "the opponent ran out of time", "resign": "the opponent resigned",
-           "agreed": "both players agreed to a draw"},
+           "agreed": "both players agreed to a draw",
+           "points": "the rule modules' points decided when the Vigil reached 0",
+           "relic_points": "the relic points reached the target"},
     "es": {"hero_killed": "el Héroe enemigo fue abatido",
            "relic_home": "la Reliquia llegó a casa",
            "vigil": "la Vigilia llegó a 0", "round_cap": "se alcanzó el límite de rondas",
            "timeout": "el rival se quedó sin tiempo", "resign": "el rival abandonó",
-           "agreed": "ambos jugadores acordaron tablas"},
+           "agreed": "ambos jugadores acordaron tablas",
+           "points": "los puntos de los módulos decidieron al llegar la Vigilia a 0",
+           "relic_points": "los puntos de reliquia alcanzaron el objetivo"},
 }
 
 
@@ -307,6 +318,9 @@ def _event_line(ctx: LogContext, ev: Event) -> Line | None:
     if k == "vigil":
         return {"en": f"End of round {d['round']}: the Vigil is at {d['value']}.",
                 "es": f"Fin de la ronda {d['round']}: la Vigilia está en {d['value']}."}
+    if k in KEEPERS_EVENTS:  # Keepers' Relics (MODULES.md §6)
+        return keepers_line(k, d, ctx.side, name,
+                            pc if "owner" in d and "hero" in d else lambda lang: "")
     if k == "result":
         winner = d["winner"]
         res = {"winner": None if winner is None else SIDES[winner],

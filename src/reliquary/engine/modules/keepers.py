@@ -482,7 +482,7 @@ class KeepersHooks(Hooks):
         token.carrier, token.sq = -1, sq
         s.eventful = True  # M-KEEP-11
         _emit(s, "token_drop", piece, token=i, type=DATA.relic_type[token.kind].id,
-              value=token.value, square=sq)
+              value=token.value, at=sq)  # ``square``: the carrier's (pushed on, or died)
         if (self.prizes and piece.owner != s.current and _in_turn(s)
                 and s.result is None and self.free_ruins(s)):
             _ask(s, ("prize", i))
@@ -782,7 +782,7 @@ class _Lift(DecisionKind):
             take(s, piece, i, "lift")
         else:
             _emit(s, "lift_failed", piece, token=i, value=token.value, pieces=mine,
-                  square=token.sq)
+                  ruin=token.sq)
 
 
 class _Delver(DecisionKind):

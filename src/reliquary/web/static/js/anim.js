@@ -98,6 +98,13 @@ export function animate(svg, entries, n, bottom, speed = "fast", skipLabel = "Sk
       } else if (ev.kind === "pickup") {
         effects.push([clock, () => svg.querySelectorAll(".relic.carried").forEach(el =>
           track(el.animate([{opacity: 0.2}, {opacity: 1}], {duration: 400})))]);
+      } else if (ev.kind === "token_reveal") {  // Keepers' Relics: turned over like a roll
+        effects.push([clock, () => {
+          const tok = svg.querySelector(`.token[data-token="${ev.token}"]`);
+          if (tok) track(tok.animate([{transform: tok.getAttribute("transform") + " scale(0, 1)"},
+            {transform: tok.getAttribute("transform") + " scale(1, 1)"}], {duration: 450, easing: "ease-out"}));
+        }]);
+        clock += 200;
       } else if (ev.kind === "roll") {
         effects.push([clock, () => {
           const die = document.getElementById("roll-die");

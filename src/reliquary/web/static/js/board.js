@@ -1,6 +1,7 @@
 // The board as SVG: squares, Ruins, relics, pieces, option squares, previews, arrows.
 // Drawing only: which squares are options always comes from the server.
 import {esc, sideName, t} from "./i18n.js";
+import {keepersSVG} from "./keepers.js";
 
 export const CELL = 60;
 export const SIDES = ["key", "skull"];
@@ -132,6 +133,7 @@ export function boardSVG(v, opts) {
       parts.push(relicShape(side, cx - CELL / 2 + 12, cy + CELL / 2 - 12, 9, relic.square, false, true));
     }
   }
+  parts.push(keepersSVG(pos, name => centre(name, n, bottom)));  // Keepers' Relics tokens
   if (pv) pvMarks(["attack"]);
   // option squares last: on top, clickable and focusable
   for (const name of opts.squares || []) {

@@ -8,6 +8,7 @@ import {cardElement, bindZoom} from "./cards.js";
 import {logHTML} from "./log.js";
 import {hintArrows, hintHTML} from "./hint.js";
 import {decisionOptions} from "./prompt.js";
+import {keepersStatusHTML} from "./keepers.js";
 import {helpHTML} from "./help.js";
 import {animate, pace, skip as skipAnimation} from "./anim.js";
 import {remember, update as updateStored} from "./store.js";
@@ -329,7 +330,7 @@ function render(v, entries) {
   S.app.innerHTML = `
     <section class="game mode-${esc(v.mode)}${S.drawer ? " drawer-open" : ""}" id="game">
       <div class="status-row" id="status-row"><span class="status" id="status">${statusHTML(v)}</span>
-        ${vigilHTML(pos.vigil)}${roll}${clocksHTML(v)}${evalBar}</div>
+        ${vigilHTML(pos.vigil)}${roll}${keepersStatusHTML(pos)}${clocksHTML(v)}${evalBar}</div>
       <div class="board-box" id="board-box">${boardSVG(v, {bottom: me, squares: opts.squares, alt,
         preview: currentPreview(v), hint: S.hint && S.hint.best,
         chosen: S.ui.escortFrom, subject: d && d.piece, arrows: boardArrows(v)})}

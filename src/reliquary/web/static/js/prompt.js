@@ -1,6 +1,7 @@
 // The current decision's options, sorted for the page: squares on the board, buttons,
 // and for a `play` decision the modes of each card. Nothing here judges legality.
 import {t, text, factionName, riteName} from "./i18n.js";
+import {keepersLabel} from "./keepers.js";
 
 export const MODE_ORDER = ["move", "attack", "regroup", "rite", "pass"];
 const SQUARE = /^[a-z]\d+$/;
@@ -33,7 +34,7 @@ export function decisionOptions(meta, v, ui) {
     } else if (SQUARE.test(opt)) {
       out.squares.add(opt);
     } else {
-      out.buttons.push({opt, label: opt});
+      out.buttons.push({opt, label: keepersLabel(d.kind, opt) || opt});
     }
   }
   if (d.kind === "escort" && ui.escortFrom !== null) {

@@ -1,0 +1,108 @@
+"""Keepers' Relics in the browser (issue 24, Debian Chromium through Playwright): the
+new-game form turns the module on; the board shows the face-down tokens and the relic
+points; a DELVE is played with clicks (card, INTERACT, Delve, the delver) and its reveal
+shows the token's value; the game goes on (through the API, with a module-aware agent)
+to a recovery; the log tells it in English and Spanish; a phone shows it all."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from typing import Any
+
+from .conftest import Server, screenshot
+from .keepers_driver import can_delve, play_until
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+
+def _api(server: Server, method: str, path: str, body: dict[str, Any] | None = None
+         ) -> dict[str, Any]:
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(server.url + path, data=data, method=method,
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as response:  # the test server
+        answer: dict[str, Any] = json.loads(response.read())
+        return answer
+
+
+def _start(page: Any, server: Server) -> tuple[str, str]:
+    page.goto(server.url)
+    page.select_option("#mode", "hotseat")
+    page.click("#variants summary")  # the modules sit with the variants
+    page.check("input[name=module][value=keepers]")
+    page.click("#start")
+    page.wait_for_selector("#board")
+    page.wait_for_function("() => location.search.startsWith('?t=')")
+    gid = page.evaluate("location.pathname.split('/').pop()")
+    token = page.evaluate("new URLSearchParams(location.search).get('t')")
+    return gid, token
+
+
+def _delve_with_clicks(page: Any) -> None:
+    """Play the selected card's INTERACT mode, then Delve, then the delver (and Ruin)."""
+    page.reload()
+    page.wait_for_selector("#board")
+    page.locator(".card.playable").first.click()
+    page.locator("button[data-mode='interact']").click()
+    page.wait_for_selector("button[data-opt='delve']")
+    page.locator("button[data-opt='delve']").click()
+    page.wait_for_function("() => document.body.dataset.kind === 'delver'")
+    page.locator(".opt-sq").first.click()
+    page.wait_for_function("() => document.body.dataset.kind !== 'delver'")
+    if page.evaluate("document.body.dataset.kind") == "delve_ruin":
+        page.locator(".opt-sq").first.click()
+
+
+def test_a_delve_with_a_reveal_and_a_recovery_in_both_languages_and_on_a_phone(
+        server: Server, browser: Any) -> None:
+    page = browser.new_page(viewport=DESKTOP, reduced_motion="reduce")
+    for _attempt in range(4):  # the server deals and draws at random: retry a short game
+        gid, token = _start(page, server)
+        assert page.locator(".token.face-down").count() == 4  # one on each Ruin, type only
+        assert page.locator("#keepers-points").count() == 1
+
+        def get(gid: str = gid, token: str = token) -> dict[str, Any]:
+            return _api(server, "GET", f"/api/games/{gid}?t={token}")
+
+        def post(option: str, rev: str, gid: str = gid, token: str = token) -> dict[str, Any]:
+            return _api(server, "POST", f"/api/games/{gid}/decide",
+                        {"token": token, "rev": rev, "option": option})
+
+        view = play_until(get, post, can_delve, limit=400)
+        if view.get("result"):
+            continue
+        faces_up = page.locator(".token.face-up").count()
+        _delve_with_clicks(page)
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('#log li')].some(li => "
+            "li.textContent.includes('delves the Ruin'))")
+        assert page.locator(".token.face-up").count() > faces_up or \
+            page.locator(".token.carried").count() > 0  # revealed: the value shows
+        screenshot(page, "keepers-delve")
+        view = play_until(get, post, lambda v: any(" recovers " in line["en"]
+                                                   for line in v["log"]), limit=1500)
+        if not any(" recovers " in line["en"] for line in view["log"]):
+            continue
+        page.reload()
+        page.wait_for_selector("#board")
+        log = page.inner_text("#log")
+        assert "Revealed on" in log and " recovers " in log
+        points = page.inner_text("#keepers-points")
+        assert "Relic points" in points
+        page.click("[data-lang='es']")
+        page.wait_for_function("() => document.documentElement.lang === 'es'")
+        log_es = page.inner_text("#log")
+        assert "Revelado en" in log_es and " recupera " in log_es
+        assert "Puntos de reliquia" in page.inner_text("#keepers-points")
+        page.click("[data-lang='en']")
+        phone = browser.new_page(viewport=PHONE)
+        phone.goto(page.url)
+        phone.wait_for_selector("#board")
+        box = phone.locator("#board").bounding_box()
+        assert box is not None and 300 < box["width"] <= PHONE["width"]
+        assert phone.locator(".keepers").count() == 1
+        screenshot(phone, "keepers-phone")
+        return
+    raise AssertionError("four games ended before a delve and a recovery")
