@@ -245,3 +245,46 @@ def test_ruin_pairs_show_their_mirror_and_deployment_counts_of_n(live: Server, p
     words = {"en": f"Piece 1 of {total}", "es": f"Pieza 1 de {total}"}[lang]
     page.wait_for_function(f"() => (document.getElementById('deploy-count') || {{}}).textContent"
                            f"?.startsWith({words!r})")
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_on_a_phone_the_first_tap_shows_the_ruin_pair_and_the_second_places_it(
+        live: Server, pages: Pages, chromium: Any, lang: str) -> None:
+    game = api(live, "POST", "/api/games", {"mode": "hotseat", "quick": False})
+    context = chromium.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
+                                   is_mobile=True, reduced_motion="reduce")
+    pages.contexts.append(context)  # closed with the test's pages
+    page = context.new_page()
+    page.on("pageerror", lambda err: pages.errors.append(f"pageerror: {err}"))
+    page.add_init_script(f"localStorage.setItem('lang', '{lang}');")
+    page.goto(live.url + game["links"]["self"])
+    wait_mine(page)
+    assert page.evaluate("matchMedia('(hover: none) and (pointer: coarse)').matches")
+    hints = api(live, "GET", f"/api/games/{game['id']}/setup?t={game['token']}")
+    square, pair = next((sq, p) for sq, p in hints["mirrors"].items() if len(p) == 2)
+    mirror = next(sq for sq in pair if sq != square)
+    page.wait_for_selector("[data-opt-sq][data-mirrored]")
+    seq = page.evaluate("document.body.dataset.seq")
+    page.tap(f"#opt-{square}")
+    page.wait_for_selector(f"#opt-{mirror}.mirror-preview")
+    assert {"en": "tap the square again", "es": "pulsa otra vez"}[lang] in page.inner_text("#flash")
+    assert page.evaluate("document.body.dataset.seq") == seq  # nothing placed yet
+    page.tap(f"#opt-{square}")
+    page.wait_for_function(f"() => document.body.dataset.seq !== '{seq}'")
+    assert set(pair) <= set(game_view(live, game)["position"]["ruins"])
+
+
+def test_the_waiting_host_on_a_phone_sees_the_code_and_the_tools_on_one_line(
+        live: Server, pages: Pages) -> None:
+    game = api(live, "POST", "/api/games", {"mode": "online", "seat": "key"})
+    host = page_in(pages, live, game["links"]["self"], size=(390, 844))
+    host.wait_for_function("() => document.getElementById('invite-qr').naturalWidth > 0")
+    qr = host.locator("#invite-qr").bounding_box()
+    board = host.locator("#board-box").bounding_box()
+    assert qr["x"] >= board["x"] and qr["x"] + qr["width"] <= board["x"] + board["width"]
+    assert qr["width"] >= 120  # big enough to scan
+    tops = host.eval_on_selector_all(
+        ".tools button, .tools select",
+        "els => els.map(e => Math.round(e.getBoundingClientRect().top))")
+    assert len(set(tops)) == 1, tops  # the offer buttons keep only their signs
+    assert host.evaluate("document.scrollingElement.scrollHeight") <= 844

@@ -178,6 +178,7 @@ async function show(v) {
   if (!old || v.seq !== old.seq || v.rev !== old.rev) {
     S.ui.escortFrom = null;
     S.ui.focusPiece = null;
+    S.ui.ruinPick = null;
     S.hint = null;
   }
   const theirs = old && v.decision && v.decision.mine && !(old.decision && old.decision.mine);
@@ -316,7 +317,7 @@ function render(v, entries) {
     v.undo ? `<button type="button" id="undo" title="${esc(t("undo_title"))}">↶ ${esc(t("undo"))}</button>` : "",
     v.ai && v.seats.length && d && d.mine && v.mode === "ai" && v.phase !== "setup" ? `<button type="button" id="hint">? ${esc(t("hint"))}</button>` : "",
     `<button type="button" id="flip" title="${esc(t("flip"))}" aria-label="${esc(t("flip"))}">⇅</button>`,
-    `<span class="social-tools" id="social-tools"></span>`,
+    `<span class="social-tools" id="social-tools">${socialToolsHTML(null, v)}</span>`,
     resignHTML(v),
   ].join("");
   const hintLine = S.hint ? hintHTML(S.hint, S.hintStep, hintText) : "";
@@ -491,6 +492,13 @@ function bindGame(v, d) {
 }
 
 function chooseSquare(sq, d) {
+  if (d.kind === "ruin" && touchOnly() && S.setup && S.setup.mirrors && S.ui.ruinPick !== sq) {
+    if (S.ui.ruinPick) markPair(S.ui.ruinPick, false);
+    S.ui.ruinPick = sq;
+    markPair(sq, true);
+    flash(t("tap_again"));
+    return;
+  }
   if (d.kind === "escort") {
     const opts = decisionOptions(S.meta, S.view, {...S.ui});
     if (opts.escortPieces.has(sq)) {  // choose (or change) the piece that steps
@@ -720,17 +728,22 @@ async function loadSetupHints(v) {
   }
   const count = document.getElementById("deploy-count");
   if (count && S.setup.deploy) count.textContent = deployText(v);
-  if (S.setup.mirrors) bindMirrors(S.setup.mirrors);
+  if (S.setup.mirrors) bindMirrors();
 }
 
-// A Ruin pair: pointing at (or focusing) a square shows the square its mirror would be.
-function bindMirrors(mirrors) {
-  const mark = (sq, on) => {
-    for (const name of mirrors[sq] || []) {
-      document.querySelectorAll(`[data-opt-sq="${CSS.escape(name)}"], #board .sq[data-square="${CSS.escape(name)}"]`)
-        .forEach(el => el.classList.toggle(name === sq ? "ruin-preview" : "mirror-preview", on));
-    }
-  };
+// A Ruin pair: pointing at (or focusing) a square shows the square its mirror would be;
+// on a touch screen, with nothing to point, the first tap shows it and the second takes it.
+function markPair(sq, on) {
+  const mirrors = S.setup && S.setup.mirrors;
+  for (const name of (mirrors && mirrors[sq]) || []) {
+    document.querySelectorAll(`[data-opt-sq="${CSS.escape(name)}"], #board .sq[data-square="${CSS.escape(name)}"]`)
+      .forEach(el => el.classList.toggle(name === sq ? "ruin-preview" : "mirror-preview", on));
+  }
+}
+const touchOnly = () => window.matchMedia("(hover: none) and (pointer: coarse)").matches;
+
+function bindMirrors() {
+  const mark = markPair;
   document.querySelectorAll("[data-opt-sq]").forEach(el => {
     const sq = el.dataset.optSq;
     if (el.dataset.mirrored) return;

@@ -17,6 +17,7 @@ addStrings({
     accept: "Accept", decline: "Decline", withdraw: "Withdraw", messages: "Messages", no_messages: "No messages yet.",
     offer_declined: "Your offer was declined.", looking_back: "Turn {n} as it began", back_to_game: "Back to the game",
     deploy_count_of: "Piece {n} of {total} (Minions first, Hero last)", invite_qr: "QR code of the invite link",
+    tap_again: "Its mirror is marked too: tap the square again to place the pair.",
   },
   es: {
     here: "conectado", away: "ausente desde hace {d}", not_here: "sin conexión", not_joined: "aún no ha llegado",
@@ -29,6 +30,7 @@ addStrings({
     accept: "Aceptar", decline: "Rechazar", withdraw: "Retirar", messages: "Mensajes", no_messages: "Aún no hay mensajes.",
     offer_declined: "Tu oferta fue rechazada.", looking_back: "Turno {n} al empezar", back_to_game: "Volver a la partida",
     deploy_count_of: "Pieza {n} de {total} (primero los Esbirros, el Héroe al final)", invite_qr: "Código QR del enlace de invitación",
+    tap_again: "Su simétrica queda marcada también: pulsa otra vez la casilla para colocar el par.",
   },
 });
 
@@ -158,13 +160,15 @@ export function offerHTML(state) {
 
 // The player's tools: offer a draw, ask to take back (each only when the server allows
 // it now), and the preset messages.
+// Drawn (disabled) before the room's state arrives, so nothing moves when it does; on a
+// phone the buttons keep only their signs (the words stay as their names).
 export function socialToolsHTML(state, v) {
-  if (!state || !state.presence || v.seats.length !== 1 || v.result) return "";
-  const can = state.can_offer || {};
-  const presets = (state.presets || []).map(id => `<option value="${esc(id)}">${esc(presetText(id))}</option>`).join("");
-  return `<button type="button" id="offer-draw" ${can.draw ? "" : "disabled"}>½ ${esc(t("offer_draw"))}</button>
-    <button type="button" id="offer-takeback" ${can.takeback ? "" : "disabled"}>↶ ${esc(t("ask_takeback"))}</button>
-    <select id="preset-select" aria-label="${esc(t("say"))}"><option value="">💬 ${esc(t("say"))}</option>${presets}</select>`;
+  if (v.mode !== "online" || v.seats.length !== 1 || v.result) return "";
+  const can = (state && state.can_offer) || {};
+  const presets = ((state && state.presets) || []).map(id => `<option value="${esc(id)}">${esc(presetText(id))}</option>`).join("");
+  const tool = (id, sign, words, on) => `<button type="button" id="${id}" title="${esc(words)}" aria-label="${esc(words)}" ${on ? "" : "disabled"}>${sign}<span class="tool-words"> ${esc(words)}</span></button>`;
+  return `${tool("offer-draw", "½", t("offer_draw"), can.draw)}${tool("offer-takeback", "↶?", t("ask_takeback"), can.takeback)}
+    <select id="preset-select" aria-label="${esc(t("say"))}"><option value="">${esc(t("say"))}</option>${presets}</select>`;
 }
 
 // The messages so far, newest last.
