@@ -107,7 +107,7 @@ def _threat_correction(state: State, player: int, rules: ConditionsHooks,
     if mover in (0, 1) and not (state.settings.first_turn == "no_damage"
                                 and state.turns_taken[mover] == 0):
         hero = state.hero(1 - mover)
-        if hero is not None:
+        if hero is not None and _shaped(state, rules, mover, hero):
             plain, shaped = _reach(state, rules, mover, hero)
             if plain != shaped:
                 def cost(damage: float) -> float:
@@ -126,6 +126,18 @@ def _threat_correction(state: State, player: int, rules: ConditionsHooks,
                 p.sq, carrier.sq) <= 2 and (p.hero is False or not rules.dread_minions_only))
             value += (1.0 if q == player else -1.0) * base.carrier_threat * fail * near
     return value
+
+
+def _shaped(state: State, rules: ConditionsHooks, mover: int, hero: Piece) -> bool:
+    """Whether Focus, Defensive or Dread can change ``mover``'s reach on ``hero`` (the
+    evaluation runs at every node: the reach is worked out only then)."""
+    if hero.conds and rules.reduction(state, hero):
+        return True
+    if rules.dread == "hero" or (rules.dread == "carrier"
+                                 and state.relic_carrier[mover] == hero.id):
+        return True
+    return any(p.conds and any(p.has(name) for name, _ in rules.on_attack)
+               for p in state._own[mover])
 
 
 def _reach(state: State, rules: ConditionsHooks, mover: int, hero: Piece
