@@ -653,7 +653,7 @@ class KeepersHooks(Hooks):
         st = kstate(s)
         counts: dict[str, float] = {
             "points_key": st.points[0], "points_skull": st.points[1],
-            "sets": st.sets[0] + st.sets[1],
+            "sets_key": st.sets[0], "sets_skull": st.sets[1],
             "threshold_win": float(s.result is not None and s.result.reason == "relic_points"),
         }
         for name, kind in (("lifted", "token_lift"), ("failed_lifts", "lift_failed"),
