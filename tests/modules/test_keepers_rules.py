@@ -548,3 +548,18 @@ def test_keepers_options_are_checked(content: Content) -> None:
             Settings.from_dict({"modules": ["keepers"], "keepers.target": bad})
     with pytest.raises(ValueError, match="belongs to module 'keepers', which is off"):
         Settings.from_dict({"keepers.devout": "off"})
+
+
+# ---------------------------------------------------------------------- §7 with M-GLORY
+def test_mkeep9_with_glory_relic_points_are_glory_and_no_threshold(content: Content) -> None:
+    from reliquary.engine.modules.glory import glory_state
+
+    s = (Builder(content, 8, modules=("glory", "keepers")).hero(KEY, "h3").hero(SKULL, "h8")
+         .minion(KEY, "c1").build())
+    kstate(s).points[KEY] = 4
+    before = glory_state(s).glory[KEY]
+    put(s, "a1", "icon", 3, carrier="c1")
+    s.stack = [("end_turn",)]
+    s._advance()
+    assert glory_state(s).glory[KEY] == before + 3  # the recovery's points as Glory
+    assert s.result is None or s.result.reason != "relic_points"  # the threshold is off

@@ -316,6 +316,15 @@ def carries_nothing(s: State, piece: Piece) -> bool:
     return s.carried_relic(piece) < 0 and kstate(s).carried_by(piece.id) < 0
 
 
+def score(s: State, player: int, amount: int, why: str) -> None:
+    """``player`` gains relic points; with M-GLORY on they are Glory too (M-KEEP-9, §7)."""
+    kstate(s).points[player] += amount
+    if amount > 0 and "glory" in s.settings.modules:
+        from .glory import gain_glory
+
+        gain_glory(s, player, amount, f"keepers_{why}")
+
+
 def _in_turn(s: State) -> bool:
     """Whether a player's turn is being played (not a round end's steps)."""
     return ("round_close",) not in s.stack
@@ -497,7 +506,7 @@ class KeepersHooks(Hooks):
         if st.shrine[piece.owner] == piece.id:  # M-KEEP-21: back to the supply
             st.shrine[piece.owner] = -1
             st.shrine_type[piece.owner] = -1
-            st.points[1 - piece.owner] += DATA.wayshrine_kill
+            score(s, 1 - piece.owner, DATA.wayshrine_kill, "wayshrine")
             _emit(s, "wayshrine_destroyed", piece, points=DATA.wayshrine_kill,
                   to=1 - piece.owner)
             return
@@ -685,7 +694,7 @@ def recover(s: State, piece: Piece, i: int) -> None:
     sets = min(st.recovered[player])
     bonus = (sets - st.sets[player]) * DATA.set_bonus
     st.sets[player] = sets
-    st.points[player] += token.value + bonus
+    score(s, player, token.value + bonus, "recover")
     s.eventful = True
     _emit(s, "token_recover", piece, token=i, type=DATA.relic_type[token.kind].id,
           value=token.value, bonus=bonus, points=st.points[player])
@@ -859,7 +868,7 @@ class _Prize(DecisionKind):
         token = st.tokens[i]
         frm = token.sq
         token.sq = option
-        st.points[s.current] += DATA.prize
+        score(s, s.current, DATA.prize, "prize")
         s.eventful = True
         _emit(s, "prize", player=s.current, token=i, type=DATA.relic_type[token.kind].id,
               value=token.value, square=frm, to=option, points=st.points[s.current])
