@@ -38,7 +38,8 @@ def test_a_hotseat_game_with_a_module_and_an_option(client: TestClient) -> None:
     ({"modules": ["smoulder"], "module_options": {"smoulder.damage": 7}},
      "smoulder.damage must be a whole number from 1 to 3"),
     ({"module_options": {"smoulder.damage": 2}}, "which is off"),
-    ({"modules": ["conditions"]}, "not implemented in this version"),
+    ({"modules": ["conditions"], "module_options": {"conditions.dread": "always"}},
+     "conditions.dread must be one of"),
 ])
 def test_bad_modules_are_refused_by_name(client: TestClient, body: dict[str, object],
                                          message: str) -> None:

@@ -39,6 +39,7 @@ from .errors import encode_json
 
 if TYPE_CHECKING:
     from .ai_pool import AIPool
+from .conditions_text import PROMPTS as CONDITIONS_PROMPTS
 from .keepers_text import PROMPTS as KEEPERS_PROMPTS
 from .text import Line, LogContext, describe, note_before, result_text
 
@@ -80,6 +81,7 @@ PROMPTS: dict[str, tuple[str, str]] = {
     "lantern_step": ("Lantern: your carrier may take 1 step, or pass.",
                      "Farol: tu portador puede dar 1 paso, o pasa."),
     **KEEPERS_PROMPTS,
+    **CONDITIONS_PROMPTS,
 }
 
 
@@ -321,10 +323,10 @@ def view(session: Session, seats: frozenset[int], *, ai: AIPool | None,
                   if result.get("reason") == "vigil" else None}
     last_roll = None
     for entry in reversed(game.history):
-        if entry.kind == "roll":
-            last_roll = {"face": entry.token,
+        if entry.kind in ("roll", "dread"):  # a table's die, or a Dread test's (M-COND-51)
+            last_roll = {"face": entry.token, "kind": entry.kind,
                          "card": next((e.data.get("card") for e in entry.events
-                                       if e.kind == "roll"), None)}
+                                       if e.kind == entry.kind), None)}
             break
     row = session.row
     out: dict[str, Any] = {

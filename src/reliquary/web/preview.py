@@ -48,7 +48,9 @@ NODE_BUDGET = 3000
 #: Event kinds a viewer may see (all of them are public board happenings).
 PUBLIC_EVENTS = frozenset({"place", "move", "step", "swap", "push", "damage", "kill",
                            "pickup", "drop", "veil", "aegis", "roll", "play",
-                           "ruin_removed", "vigil", "first", "result", "factions"})
+                           "ruin_removed", "vigil", "first", "result", "factions",
+                           "dread", "condition", "condition_end", "condition_tick",
+                           "upkeep"})
 
 
 class PreviewError(Exception):
@@ -132,9 +134,38 @@ def preview_of(state: State, seats: frozenset[int], token: str) -> dict[str, Any
             _explore(child, player, found, budget)
             out["pieces"][format_option(after, option)] = {
                 key: sorted(value) for key, value in found.items()}
+    elif first.kind == "interact":  # M-MOD-3: each module action, who can take it, on what
+        out["actions"] = {str(action): _action_preview(after, player, action)
+                          for action in first.options}
     else:  # REGROUP or RITE: squares of the board, no piece of its own
         out["squares"] = sorted(_squares(after, list(first.options)))
     return out
+
+
+def _action_preview(state: State, player: int, action: Any) -> dict[str, Any]:
+    """An INTERACT action's preview: the squares of the pieces that can take it
+    (``actors``) and, where the action then asks for a square (TEND's Burning piece), those
+    squares for each actor (``targets``)."""
+    child = state.clone()
+    child.apply(action)
+    found: dict[str, Any] = {"actors": [], "targets": {}}
+    if child.is_terminal or child.is_chance or child.decision().player != player:
+        return found
+    decision = child.decision()
+    if decision.kind == "play":
+        return found
+    found["actors"] = sorted(_squares(child, list(decision.options)))
+    for option in decision.options:
+        after = child.clone()
+        after.apply(option)
+        if after.is_terminal or after.is_chance:
+            continue
+        then = after.decision()
+        if then.player == player and then.kind != "play" and then.kind in {
+                k for k in after._rules.decisions if not after._rules.decisions[k].chance}:
+            found["targets"][format_option(child, option)] = sorted(
+                _squares(after, list(then.options)))
+    return found
 
 
 def _event_json(state: State, kind: str, data: dict[str, Any]) -> dict[str, Any]:

@@ -2,6 +2,7 @@
 // Drawing only: which squares are options always comes from the server.
 import {esc, sideName, t} from "./i18n.js";
 import {keepersSVG} from "./keepers.js";
+import {conditionMarks, conditionsTitle} from "./conditions.js";
 
 export const CELL = 60;
 export const SIDES = ["key", "skull"];
@@ -36,7 +37,8 @@ export function pieceShape(p, cx, cy, extra = "") {
   if (p.harrowed) g += `<text class="harrow" x="${-r + 2}" y="${-r + 10}">✠</text>`;
   g += `<text class="hp" y="${p.kind === "hero" ? 16 : 5}">${p.hp}</text>`;
   if (p.veiled) g += `<circle class="veil" r="${r + 2}"/>`;
-  g += `<title>${esc(sideName(p.owner))} ${esc(t(p.kind))} ${p.square}: ${p.hp}/${p.max_hp} ${esc(t("hp"))}${p.veiled ? ", Veil" : ""}${p.aegis ? ", Aegis" : ""}</title></g>`;
+  g += conditionMarks(p, r);  // Conditions (MODULES.md §4): a marker per condition
+  g += `<title>${esc(sideName(p.owner))} ${esc(t(p.kind))} ${p.square}: ${p.hp}/${p.max_hp} ${esc(t("hp"))}${p.veiled ? ", Veil" : ""}${p.aegis ? ", Aegis" : ""}${esc(conditionsTitle(p))}</title></g>`;
   return g;
 }
 

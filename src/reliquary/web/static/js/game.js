@@ -9,6 +9,7 @@ import {logHTML} from "./log.js";
 import {hintArrows, hintHTML} from "./hint.js";
 import {decisionOptions} from "./prompt.js";
 import {keepersStatusHTML} from "./keepers.js";
+import {interactPreviewHTML, rollLabel} from "./conditions.js";
 import {helpHTML} from "./help.js";
 import {animate, pace, skip as skipAnimation} from "./anim.js";
 import {remember, update as updateStored} from "./store.js";
@@ -300,7 +301,7 @@ function render(v, entries) {
   const waitingGuest = v.mode === "online" && v.open_seat && !v.result && v.seats.length === 1;
   if (waitingGuest) { opts.squares = new Set(); opts.buttons = []; opts.plays = {}; }
   let alt = null;
-  if (d && d.kind === "escort" && S.ui.escortFrom !== null) {
+  if (d && (d.kind === "escort" || d.kind === "fast_step") && S.ui.escortFrom !== null) {
     alt = new Set();
     for (const p of opts.escortPieces) { opts.squares.add(p); alt.add(p); }  // another piece instead
   }
@@ -309,7 +310,7 @@ function render(v, entries) {
   // deployment: which piece this is (the server's count of pieces placed)
   const deployNote = d && d.mine && d.kind === "deploy" && pos.placed && SIDES.includes(d.side)
     ? `<span class="deploy-count" id="deploy-count">${esc(deployText(v))}</span>` : "";
-  const escortNote = d && d.kind === "escort" && S.ui.escortFrom
+  const escortNote = d && (d.kind === "escort" || d.kind === "fast_step") && S.ui.escortFrom
     ? `<span class="escort-note" id="escort-note">${esc(t("escort_piece"))} ${esc(S.ui.escortFrom)}</span>` : "";
   const buttons = opts.buttons.map((btn, i) => `<button type="button" class="opt opt-btn${btn.mode ? " mode-" + btn.mode : ""}${btn.note ? " note-btn" : ""}${S.hint && S.hint.best === btn.opt ? " hinted" : ""}"
     ${btn.opt !== null ? `data-opt="${esc(btn.opt)}"` : `data-action="${esc(btn.action)}"`} ${btn.mode ? `data-mode="${esc(btn.mode)}"` : ""} id="opt-btn-${i}">${esc(btn.label)}${btn.note ? `<small>${esc(btn.note)}</small>` : ""}</button>`).join("");
@@ -321,7 +322,7 @@ function render(v, entries) {
     resignHTML(v),
   ].join("");
   const hintLine = S.hint ? hintHTML(S.hint, S.hintStep, hintText) : "";
-  const roll = v.last_roll ? `<span class="roll">${esc(t("last_roll"))} <span class="die" id="roll-die">${esc(v.last_roll.face)}</span></span>` : "";
+  const roll = v.last_roll ? `<span class="roll">${esc(t("last_roll"))}${esc(rollLabel(v.last_roll))} <span class="die" id="roll-die">${esc(v.last_roll.face)}</span></span>` : "";
   const evalBar = typeof v.evaluation === "number" && v.mode === "ai" && v.phase !== "setup"
     ? evalHTML(v) : "";
   const oppFaction = factionOf(v, other), myFaction = factionOf(v, me);
@@ -343,7 +344,7 @@ function render(v, entries) {
         <div class="hand-wrap waiting-wrap"><div class="hand-label">${esc(t("waiting"))}</div><div class="hand" id="waiting"></div></div>
       </div>
       <div class="prompt-box" id="prompt-box">${inviteBanner(v)}
-        ${v.result ? resultHTML(v) : `<div class="prompt" id="prompt" aria-live="polite">${esc(prompt)} ${escortNote}${deployNote}${d && !d.mine ? aiHTML(v) : ""}</div>
+        ${v.result ? resultHTML(v) : `<div class="prompt" id="prompt" aria-live="polite">${esc(prompt)} ${escortNote}${deployNote}${interactPreviewHTML(currentPreview(v))}${d && !d.mine ? aiHTML(v) : ""}</div>
         <div class="actions"><div class="buttons" id="buttons">${buttons}</div>`}
         <div class="tools">${tools}${hintLine}</div>${v.result ? "" : "</div>"}
       </div>
@@ -499,7 +500,7 @@ function chooseSquare(sq, d) {
     flash(t("tap_again"));
     return;
   }
-  if (d.kind === "escort") {
+  if (d.kind === "escort" || d.kind === "fast_step") {  // a piece, then its step
     const opts = decisionOptions(S.meta, S.view, {...S.ui});
     if (opts.escortPieces.has(sq)) {  // choose (or change) the piece that steps
       S.ui.escortFrom = S.ui.escortFrom === sq ? null : sq;

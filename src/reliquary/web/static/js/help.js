@@ -1,6 +1,7 @@
 // Help while playing: both factions' attack lines and passives, both rites, the modes.
 import {esc, t, text, factionName, riteName, sideName} from "./i18n.js";
 import {keepersHelp} from "./keepers.js";
+import {conditionsHelp} from "./conditions.js";
 
 function factionBlock(meta, side, id, label) {
   if (!id) return "";
@@ -40,6 +41,7 @@ export function helpHTML(meta, v, me) {
       <li data-help-mode="pass">${esc(t("help_pass"))}</li>
     </ul>
     ${keepersHelp(pos)}
+    ${conditionsHelp(pos)}
     <p><a href="/rules" target="_blank" rel="noopener">${esc(t("rules"))}</a> ·
        <a href="/spec" target="_blank" rel="noopener">${esc(t("spec"))}</a></p>
   </section>`;

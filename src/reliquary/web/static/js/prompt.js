@@ -2,6 +2,7 @@
 // and for a `play` decision the modes of each card. Nothing here judges legality.
 import {t, text, factionName, riteName} from "./i18n.js";
 import {keepersLabel} from "./keepers.js";
+import {conditionsLabel, conditionsNote} from "./conditions.js";
 
 export const MODE_ORDER = ["move", "attack", "regroup", "rite", "pass"];
 const SQUARE = /^[a-z]\d+$/;
@@ -15,7 +16,7 @@ export function decisionOptions(meta, v, ui) {
     if (d.kind === "play") {
       const [card, mode] = opt.split(":");
       (out.plays[card] = out.plays[card] || []).push(mode);
-    } else if (d.kind === "escort") {
+    } else if (d.kind === "escort" || d.kind === "fast_step") {  // a piece, then its step
       if (opt === "pass") out.buttons.push({opt, label: t("pass")});
       else {
         const [from, to] = opt.split("-");
@@ -34,10 +35,12 @@ export function decisionOptions(meta, v, ui) {
     } else if (SQUARE.test(opt)) {
       out.squares.add(opt);
     } else {
-      out.buttons.push({opt, label: keepersLabel(d.kind, opt) || opt});
+      const note = conditionsNote(d.kind, opt);
+      out.buttons.push({opt, label: keepersLabel(d.kind, opt) || conditionsLabel(d.kind, opt) || opt,
+        ...(note ? {note} : {})});
     }
   }
-  if (d.kind === "escort" && ui.escortFrom !== null) {
+  if ((d.kind === "escort" || d.kind === "fast_step") && ui.escortFrom !== null) {
     // the chosen piece's own square: pressing it again (or the button) chooses another
     out.buttons.push({opt: null, action: "escort-reset", label: t("escort_change")});
   }
