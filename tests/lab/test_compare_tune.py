@@ -114,3 +114,36 @@ def test_compare_a_spec_with_itself_plays_each_game_once(tmp_path: Path) -> None
     assert result.games_played == result.observations == 20   # the burn-in, once each
     assert Store(tmp_path / "A").table().drop("seconds").equals(
         Store(tmp_path / "B").table().drop("seconds"))
+
+
+def test_tune_searches_content_numbers_and_confirms_on_held_out_seeds(tmp_path: Path) -> None:
+    """Issue 26: a patch number in the space is played as patched content (its own
+    fingerprint), and the best candidate is confirmed on other games than the trials'."""
+    from reliquary.lab.tune import CONFIRM_SEED_OFFSET, confirm, confirmed_markdown
+
+    key = "patch.factions.grave-tide.hero_hp"
+    rows = tune(TUNE, tmp_path / "t.toml", tmp_path / "study", trials=2,
+                space={key: [2, 6]}, seed=1, workers=1)
+    fingerprints = {r["settings"][key]: set(Store(r["run"]).table()["content"].to_list())
+                    for r in rows}
+    assert all(len(f) == 1 for f in fingerprints.values())
+    if len(fingerprints) == 2:
+        assert fingerprints[2] != fingerprints[6]
+    best = rows[0]
+    held = confirm(TUNE, tmp_path / "t.toml", tmp_path / "study", best["settings"],
+                   games_per_cell=1)
+    assert held["seed"] == 3 + CONFIRM_SEED_OFFSET and held["games"] == 2
+    tuned_ids = set(Store(best["run"]).table()["game_id"].to_list())
+    confirmed = Store(held["run"]).table()
+    assert not tuned_ids & set(confirmed["game_id"].to_list())       # held-out games
+    assert set(confirmed["content"].to_list()) == fingerprints[best["settings"][key]]
+    assert "fresh seeds" in confirmed_markdown(held, best)
+
+
+def test_tune_refuses_a_bad_patch_number(tmp_path: Path) -> None:
+    from reliquary.lab.spec import SpecError
+
+    with pytest.raises(SpecError, match=r"patch.factions.grave-tide.hero_hp: must be from 1 "
+                                        r"to 12 \(got 0\)"):
+        tune(TUNE, tmp_path / "t.toml", tmp_path / "study", trials=1,
+             space={"patch.factions.grave-tide.hero_hp": [0]}, seed=1, workers=1)

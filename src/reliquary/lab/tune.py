@@ -79,7 +79,7 @@ def objective_value(m: dict[str, Any], t: Targets) -> float:
     def unit(tol: float) -> float:
         return max(tol, 0.01)
 
-    if not m.get("games"):   # every game failed: nothing measured, nothing met
+    if m.get("games", 1) == 0:   # every game failed: nothing measured, nothing met
         return math.inf
 
     return float(max(0.0, m["cap_rate"] - t.cap_max) / unit(t.cap_max)
