@@ -382,7 +382,7 @@ class KeepersHooks(Hooks):
             actions.append("delve")
         if self.wayshrines:
             if kstate(s).shrine[player] < 0:
-                if self.encampers(s, player):
+                if self.can_encamp(s, player):
                     actions.append("encamp")
             else:
                 actions.append("decamp")
@@ -450,6 +450,16 @@ class KeepersHooks(Hooks):
     def delvers(self, s: State, player: int) -> list[int]:
         return sorted(p.sq for p in s._own[player] if self.delve_ruins(s, p))
 
+    def can_encamp(self, s: State, player: int) -> bool:
+        """Whether :meth:`encampers` would find any (asked at every play)."""
+        tokens = kstate(s).tokens
+        relic = s.relic_carrier[1 - player]
+        for p in s._own[player]:
+            if not p.hero and not p.bans & (NO_ACT | OBJECT) and p.id != relic and all(
+                    t.carrier != p.id for t in tokens):
+                return True
+        return False
+
     def encampers(self, s: State, player: int) -> list[int]:
         carried = {t.carrier for t in kstate(s).tokens}
         relic = s.relic_carrier[1 - player]
@@ -460,6 +470,8 @@ class KeepersHooks(Hooks):
     # ------------------------------------------------------------ RL1–RL3 extended
     def arrived(self, s: State, piece: Piece, frm: int, by_enemy: bool) -> None:
         st = kstate(s)
+        if not st.tokens:
+            return
         if by_enemy:
             i = st.carried_by(piece.id)
             if i >= 0:  # M-KEEP-5: pushed or pulled away, it drops the token
@@ -539,6 +551,8 @@ class KeepersHooks(Hooks):
     # ------------------------------------------------------------ M-KEEP-7, M-KEEP-9
     def after_relic_home(self, s: State, player: int) -> None:
         st = kstate(s)
+        if not st.points[player] and all(t.carrier < 0 for t in st.tokens):
+            return  # nothing to recover, no points to reach the target with
         geo = s.geometry
         shrine = s.pieces.get(st.shrine[player]) if st.shrine[player] >= 0 else None
         carriers = sorted((s.pieces[t.carrier].sq, i) for i, t in enumerate(st.tokens)
