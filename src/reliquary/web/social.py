@@ -265,12 +265,16 @@ class Social:
                                "stale", rev=current.rev)
             manager.forget(session.id)  # no reader sees the game before the write is done
             try:
-                rev = await manager.store.run(manager.store.concede, session.id,
-                                              current.row.rev, current.seq, -1, "agreed")
+                await manager.store.run(manager.store.concede, session.id, current.row.rev,
+                                        current.seq, -1, "agreed")
             except StaleError:
                 raise WebError(409, "stale answer: the game moved on; reload the game",
                                "stale") from None
-            return manager.conceded(current, -1, "agreed", rev)
+            # read back as stored (games.apply_concession ends it drawn), as seats.py
+            # reads a claimed game: the manager's public names only
+            drawn = await manager.asession(session.id)
+        manager.notify(session.id)
+        return drawn
 
     # ------------------------------------------------------------------ messages
     async def message(self, game_id: str, token: str, preset: str) -> dict[str, Any]:
