@@ -130,11 +130,14 @@ def test_presence_shows_when_the_guest_tab_closes(live: Server, pages: Pages, la
                                        ("en", (1920, 1080))])
 def test_a_draw_offer_accepted_across_two_browsers(live: Server, pages: Pages, lang: str,
                                                    size: tuple[int, int]) -> None:
-    _game, host, guest = online_pair(pages, live, lang, size)
+    game, host, guest = online_pair(pages, live, lang, size)
+    watcher = page_in(pages, live, game["links"]["spectate"], lang, size)
     host.wait_for_selector("#offer-draw:not([disabled])")
     host.click("#offer-draw")
     host.wait_for_selector("#offer-box.mine")
     guest.wait_for_selector("#offer-box.theirs")
+    watcher.wait_for_selector("#offer-box.watching")  # told, with nothing to answer
+    assert watcher.locator("#offer-box button, #offer-draw, #preset-select").count() == 0
     assert {"en": "offers a draw", "es": "ofrece tablas"}[lang] in guest.inner_text("#offer-box")
     box = guest.locator("#offer-box").bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= size[0]  # on the screen

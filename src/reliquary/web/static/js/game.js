@@ -664,7 +664,7 @@ function fillSocial(tick = false) {
   document.querySelectorAll(".presence-slot").forEach(el => { el.innerHTML = presenceHTML(state, el.dataset.side); });
   if (tick) return;
   const slot = (id, html) => { const el = document.getElementById(id); if (el) el.innerHTML = html; return el; };
-  slot("offer-slot", v.result ? "" : offerHTML(state));
+  slot("offer-slot", v.result ? "" : offerHTML(state, v));
   slot("social-tools", socialToolsHTML(state, v));
   slot("messages-slot", messagesHTML(state));
   const on = (id, fn) => { const el = document.getElementById(id); if (el) el.addEventListener("click", fn); };

@@ -15,7 +15,8 @@ addStrings({
     draw_offered_you: "Your opponent offers a draw.", takeback_asked_you: "Your opponent asks to take back their last turn.",
     draw_offered_me: "Draw offered: waiting for the answer.", takeback_asked_me: "Take-back asked: waiting for the answer.",
     accept: "Accept", decline: "Decline", withdraw: "Withdraw", messages: "Messages", no_messages: "No messages yet.",
-    offer_declined: "Your offer was declined.", looking_back: "Turn {n} as it began", back_to_game: "Back to the game",
+    offer_declined: "Your offer was declined.", draw_offered_by: "{s} offers a draw.",
+    takeback_asked_by: "{s} asks to take back their last turn.", looking_back: "Turn {n} as it began", back_to_game: "Back to the game",
     deploy_count_of: "Piece {n} of {total} (Minions first, Hero last)", invite_qr: "QR code of the invite link",
     tap_again: "Its mirror is marked too: tap the square again to place the pair.",
   },
@@ -28,7 +29,8 @@ addStrings({
     draw_offered_you: "Tu rival ofrece tablas.", takeback_asked_you: "Tu rival pide deshacer su último turno.",
     draw_offered_me: "Tablas ofrecidas: esperando respuesta.", takeback_asked_me: "Deshacer pedido: esperando respuesta.",
     accept: "Aceptar", decline: "Rechazar", withdraw: "Retirar", messages: "Mensajes", no_messages: "Aún no hay mensajes.",
-    offer_declined: "Tu oferta fue rechazada.", looking_back: "Turno {n} al empezar", back_to_game: "Volver a la partida",
+    offer_declined: "Tu oferta fue rechazada.", draw_offered_by: "{s} ofrece tablas.",
+    takeback_asked_by: "{s} pide deshacer su último turno.", looking_back: "Turno {n} al empezar", back_to_game: "Volver a la partida",
     deploy_count_of: "Pieza {n} de {total} (primero los Esbirros, el Héroe al final)", invite_qr: "Código QR del enlace de invitación",
     tap_again: "Su simétrica queda marcada también: pulsa otra vez la casilla para colocar el par.",
   },
@@ -143,9 +145,13 @@ export function waitingHTML(v, token) {
 }
 
 // The offer waiting for an answer: the other seat's (accept, decline) or one's own (withdraw).
-export function offerHTML(state) {
+export function offerHTML(state, v) {
   const o = state && state.offer;
   if (!o) return "";
+  if (v.seats.length !== 1) {  // a spectator: told, with nothing to answer
+    return `<div class="offer-box watching" id="offer-box" role="status" data-kind="${esc(o.kind)}">
+      <span>${esc(t(o.kind === "draw" ? "draw_offered_by" : "takeback_asked_by").replace("{s}", sideName(o.by)))}</span></div>`;
+  }
   if (o.mine) {
     return `<div class="offer-box mine" id="offer-box" role="status" data-kind="${esc(o.kind)}">
       <span>${esc(t(o.kind === "draw" ? "draw_offered_me" : "takeback_asked_me"))}</span>
