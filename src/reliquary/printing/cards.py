@@ -74,6 +74,10 @@ def table_faces(ctx: Context) -> list[Face]:
     modules = modules_card(ctx)
     if modules is not None:
         helps.append(modules)
+    if "conditions" in ctx.options.rules.modules:  # Conditions (MODULES.md §4)
+        from .conditions_print import conditions_cards
+
+        helps.extend(conditions_cards(ctx))
     return ([Face("help", ctx.text(h.title), h) for h in helps]
             + [Face("rite", r.id, r) for r in ctx.content.rites]
             + [Face("help", ctx.text(h.title), h) for h in later])
@@ -251,6 +255,12 @@ def _movement(ctx: Context, c: Canvas, face: Face, card: Card) -> None:
     chance = any(line.table for line in lines)
     _mode(c, ctx.label("chance_attack" if chance else "attack"), MIDLINE - 4.6 * mm, frame)
     parts = text_blocks(ctx, card.attack.text, card_made_text(ctx, card))
+    if "conditions" in ctx.options.rules.modules:  # the card's riders (M-COND-31)
+        from .conditions_print import rider_reminder
+
+        reminder = rider_reminder(ctx, card.id)
+        if reminder is not None:
+            parts.append(reminder)
     top = MIDLINE - 6.4 * mm
     fit_paragraphs(ctx, c, parts, PAD, top, CARD_W - 2 * PAD, top - PAD + 1 * mm,
                    max_size=8.6, name=f"card {card.id}")

@@ -68,6 +68,11 @@ def token_groups(ctx: Context) -> list[Group]:
     ruin = _ruin(ctx.label("ruin"))
     groups.append(Group(ctx.label("token_ruins"), ctx.options.square_mm * mm,
                         [ruin] * max_ruins, square=True))
+    if "conditions" in ctx.options.rules.modules:  # Conditions (MODULES.md §4)
+        from .conditions_print import conditions_groups
+
+        groups.extend(Group(title, d, painters, square)
+                      for title, d, painters, square in conditions_groups(ctx))
     if "keepers" in ctx.options.rules.modules:  # Keepers' Relics (MODULES.md §6)
         from .keepers_print import keepers_groups
 
