@@ -34,7 +34,16 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine import PLAYER_NAMES, SETUP_KINDS, SIDES, Option, State, format_option
+from ..engine import (
+    PLAYER_NAMES,
+    SETUP_KINDS,
+    SIDES,
+    Option,
+    Play,
+    State,
+    format_option,
+)
+from ..engine.types import INTERACT
 from ..engine.visibility import is_secret_choice
 from .base import get_agent
 from .evaluation import WIN_THRESHOLD, evaluate
@@ -159,6 +168,7 @@ def analyse(state: State, agent: str = "hard", seed: int | None = 0, top: int = 
         "best": format_option(state, best), "value": round(value, 3),
         "points": None if points is None else round(points, 1),
         "pv": _tokens(state, pv), "pv_by": _deciders(state, pv),
+        "explain": _explain(state, pv),
         "alternatives": alternatives[:top],
         "evaluation": round(evaluate(state, decision.player), 1), "agent": agent,
         "depth": depth, "nodes": nodes, "seconds": round(time.perf_counter() - started, 3),
@@ -166,6 +176,44 @@ def analyse(state: State, agent: str = "hard", seed: int | None = 0, top: int = 
 
 
 _Found = tuple[Option, float | None, float, list[Option], list[dict[str, Any]], int, int]
+
+
+#: What the INTERACT mode is (M-MOD-3), for the hint's explanation of a module play.
+INTERACT_NOTE = {
+    "en": "INTERACT: the card is played for neither its move nor its attack; one of the "
+          "rule modules' actions is taken instead.",
+    "es": "INTERACTUAR: la carta no se juega ni para mover ni para atacar; se hace una de "
+          "las acciones de los módulos de reglas.",
+}
+
+
+def _explain(state: State, line: list[Option]) -> list[dict[str, str]]:
+    """What the line's module options do, in words (``token``, ``en``, ``es``): the
+    INTERACT plays, and each action by its module's own text (its data's ``action``
+    entries), so that a hint that suggests FOCUS or GUARD says what they are."""
+    if not state.settings.modules:
+        return []
+    from ..engine.modules import get
+
+    texts: dict[str, dict[str, str]] = {}
+    for name in state.settings.modules:
+        for action in getattr(get(name).data, "action", ()):
+            text = getattr(action, "text", None)
+            if text is not None:
+                texts[action.id] = {"en": text.en, "es": text.es}
+    out: list[dict[str, str]] = []
+    s = state.clone()
+    for option in line:
+        if s.is_terminal:
+            break
+        kind = s.decision().kind
+        token = format_option(s, option)
+        if isinstance(option, Play) and option.mode == INTERACT:
+            out.append({"token": token, **INTERACT_NOTE})
+        elif kind == "interact" and isinstance(option, str) and option in texts:
+            out.append({"token": token, **texts[option]})
+        s.apply(option)
+    return out
 
 
 def _tokens(state: State, line: list[Option]) -> list[str]:

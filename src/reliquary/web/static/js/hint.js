@@ -2,7 +2,7 @@
 // as arrows, one turn at a time, to step through. A turn starts at a CARD:MODE token;
 // the squares chosen after it are joined in order (the piece, then where it goes or
 // what it attacks), an Escort token FROM-TO is its own arrow. Nothing here judges a rule.
-import {esc, t} from "./i18n.js";
+import {esc, t, lang} from "./i18n.js";
 
 const SQUARE = /^[a-z]\d+$/;
 const ESCORT = /^([a-z]\d+)-([a-z]\d+)$/;
@@ -63,5 +63,11 @@ export function hintHTML(hint, step, playName) {
     <button type="button" class="small" id="hint-next" ${at + 1 >= turns.length ? "disabled" : ""} aria-label="${esc(t("next"))}">▶</button></span>` : "";
   return `<span class="hint-line" id="hint-line">${esc(t("hint"))}: <b>${esc(playName(hint.best))}</b>${squares ? ` <span id="hint-squares">${esc(squares)}</span>` : ""}
     ${value ? `<span class="hint-value" id="hint-value">${esc(t("evaluation"))} ${esc(value)}</span>` : ""} ${stepper}
-    <button type="button" class="small" id="hint-close" aria-label="${esc(t("close"))}">✕</button>${why}</span>`;
+    <button type="button" class="small" id="hint-close" aria-label="${esc(t("close"))}">✕</button>${why}${explainHTML(hint)}</span>`;
+}
+
+// The rule modules' options on the line, in words (INTERACT and its actions).
+function explainHTML(hint) {
+  const notes = (hint.explain || []).map(n => `<b>${esc(n.token)}</b> ${esc(n[lang] || n.en)}`);
+  return notes.length ? `<small class="hint-explain" id="hint-explain">${notes.join(" · ")}</small>` : "";
 }
