@@ -82,3 +82,15 @@ def test_every_event_of_the_module_has_a_line_in_both_languages(kind: str) -> No
     line = event_line(kind, data, lambda sq: f"sq{sq}", lambda lang: f"<{lang}>")
     assert line is not None and line["en"] != line["es"]
     assert "<en>" in line["en"] and "<es>" in line["es"]
+
+
+def test_the_lobby_lists_the_module_and_its_options(client: TestClient) -> None:
+    response = client.post("/api/games", json={
+        "mode": "online", "public": True, "modules": ["conditions"],
+        "module_options": {"conditions.dread": "hero", "conditions.actions": ["focus"]}})
+    assert response.status_code == 201, response.text
+    games = client.get("/api/lobby").json()["games"]
+    [game] = [g for g in games if g["id"] == response.json()["id"]]
+    settings = game["settings"]
+    assert settings["modules"] == ["conditions"] and settings["conditions.dread"] == "hero"
+    assert settings["conditions.actions"] == ["focus"]

@@ -217,7 +217,7 @@ async function loadLobby(go) {
   if (!document.body.contains(box)) return;
   if (!games.length) { box.innerHTML = `<li class="muted">${esc(t("no_open"))}</li>`; return; }
   box.innerHTML = games.map(g => `<li data-lobby="${esc(g.id)}">
-    <span>${esc(t("host_plays"))} ${esc(sideName(g.host_seat))} · ${esc((g.settings || {}).size || 8)}×${esc((g.settings || {}).size || 8)} · ${esc(clockLabel(g.clock))}</span>
+    <span>${esc(t("host_plays"))} ${esc(sideName(g.host_seat))} · ${esc((g.settings || {}).size || 8)}×${esc((g.settings || {}).size || 8)} · ${esc(clockLabel(g.clock))}${esc(modulesNote(g.settings || {}))}</span>
     <button type="button" class="join small" data-join="${esc(g.id)}">${esc(t("join"))}</button></li>`).join("");
   box.querySelectorAll("[data-join]").forEach(b => b.addEventListener("click", async () => {
     try {
@@ -235,6 +235,15 @@ async function startGame(body, go) {
     remember({id: out.id, token: out.token, seat: out.seat, mode: body.mode, link});
     go(link);
   } catch (err) { flash(errorText(err)); }
+}
+
+// A lobby game's rule modules and the options it sets (M-MOD-1, M-MOD-2), in a line.
+function modulesNote(settings) {
+  const modules = settings.modules || [];
+  if (!modules.length) return "";
+  const options = Object.entries(settings).filter(([k]) => modules.some(m => k.startsWith(m + ".")))
+    .map(([k, v]) => `${k}=${Array.isArray(v) ? v.join("+") : v}`);
+  return ` · ${t("modules")}: ${modules.join(", ")}${options.length ? ` (${options.join(", ")})` : ""}`;
 }
 
 // The modules part of the new-game form: a checkbox a module, its options beside it.
