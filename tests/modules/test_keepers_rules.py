@@ -181,12 +181,14 @@ def test_mkeep5_an_enemy_push_drops_the_token_where_the_carrier_stood(
 
 
 def test_mkeep5_a_killed_carrier_drops_where_it_dies(content: Content) -> None:
-    s = (board(content, prizes="off").hero(KEY, "d3").hero(SKULL, "h8").minion(SKULL, "d4")
+    s = (board(content, prizes="off", devout="off").hero(KEY, "d3").hero(SKULL, "h8")
+         .minion(SKULL, "d4")
          .hands(key=["Smite", "Pilgrim", "Crossroads"]).build())
     i = put(s, "a1", "icon", 2, carrier="d4")
     play(s, "attack", "Smite")
     attack(s, "d3", "d4")  # Hero's Smite: 1 damage kills the Minion
     token = kstate(s).tokens[i]
+    assert at(s, "d4") not in [p.sq for p in s.pieces.values()]  # killed, not pushed
     assert token.sq == at(s, "d4") and token.carrier == -1  # RL3: dropped where it died
 
 
@@ -299,7 +301,7 @@ def test_mkeep7_recover_next_to_a_matching_wayshrine_only(content: Content) -> N
 
 # ---------------------------------------------------------------------- M-KEEP-8
 def test_mkeep8_a_prize_after_killing_an_enemy_carrier(content: Content) -> None:
-    s = (board(content).hero(KEY, "d3").hero(SKULL, "h8").minion(SKULL, "d4")
+    s = (board(content, devout="off").hero(KEY, "d3").hero(SKULL, "h8").minion(SKULL, "d4")
          .ruins("b6", "g3").hands(key=["Smite", "Pilgrim", "Crossroads"]).build())
     st = kstate(s)
     put(s, "g3", "icon")  # g3 holds a token: no Prize goes there
@@ -311,8 +313,8 @@ def test_mkeep8_a_prize_after_killing_an_enemy_carrier(content: Content) -> None
     assert d.kind == "prize" and d.player == KEY and d.options == (at(s, "b6"), PASS)
     s.apply(at(s, "b6"))
     assert st.tokens[i].sq == at(s, "b6") and st.tokens[i].face_up and st.points[KEY] == 1
-    assert [e.kind for e in s.events if e.kind in ("token_drop", "prize")] == \
-        ["token_drop", "prize"]
+    assert [e.kind for e in s.events if e.kind in ("kill", "token_drop", "prize")] == \
+        ["kill", "token_drop", "prize"]
     off = (board(content, prizes="off").hero(KEY, "d3").hero(SKULL, "h8")
            .minion(SKULL, "d4").ruins("b6").hands(key=["Smite", "Pilgrim", "Crossroads"])
            .build())
@@ -563,3 +565,17 @@ def test_mkeep9_with_glory_relic_points_are_glory_and_no_threshold(content: Cont
     s._advance()
     assert glory_state(s).glory[KEY] == before + 3  # the recovery's points as Glory
     assert s.result is None or s.result.reason != "relic_points"  # the threshold is off
+
+
+def test_mkeep8_a_prize_and_a_grave_tide_return_are_both_asked(content: Content) -> None:
+    s = (board(content, factions=("pyre-choir", "grave-tide"), devout="off").hero(KEY, "d3")
+         .hero(SKULL, "h8").minion(SKULL, "d4").ruins("b6")
+         .hands(key=["Smite", "Pilgrim", "Crossroads"]).build())
+    put(s, "a1", "scroll", 2, carrier="d4")
+    play(s, "attack", "Smite")
+    attack(s, "d3", "d4")  # the carrier dies: its token drops, and Grave Tide takes it
+    kinds = []
+    while not s.is_terminal and s.decision().kind in ("prize", "grave_return"):
+        kinds.append(s.decision().kind)
+        s.apply(s.legal_options()[0])
+    assert kinds == ["prize", "grave_return"]  # in the order triggered, none lost

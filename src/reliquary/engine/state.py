@@ -73,6 +73,8 @@ _PLAY: Final[Frame] = ("play",)
 _TURN_END_STEPS: Final[Frame] = ("turn_end_steps",)
 _END_TURN_REST: Final[Frame] = ("end_turn_rest",)
 _ROUND_CLOSE: Final[Frame] = ("round_close",)
+#: Several decisions triggered in one step (State.trigger), held in one frame.
+_TRIGGERS: Final = "triggers"
 
 
 def _union_bans(conds: tuple[Condition, ...]) -> int:
@@ -690,14 +692,24 @@ class State:
 
     def trigger(self, frame: Frame) -> None:
         """Ask for a decision right after the step that is being resolved (D11: a Grave
-        Tide return right after the kill that triggered it)."""
-        self._trigger = frame
+        Tide return right after the kill that triggered it). Several in one step (a
+        module's and a passive's) are asked in the order triggered."""
+        pending = self._trigger
+        if pending is None:
+            self._trigger = frame
+        elif pending[0] == _TRIGGERS:
+            self._trigger = (*pending, frame)
+        else:
+            self._trigger = (_TRIGGERS, pending, frame)
 
     def _queue_trigger(self) -> None:
         frame = self._trigger
         if frame is not None:
             if self.result is None:
-                self.stack.append(frame)
+                if frame[0] == _TRIGGERS:  # the first triggered on top: decided first
+                    self.stack.extend(reversed(frame[1:]))
+                else:
+                    self.stack.append(frame)
             self._trigger = None
 
     def _add_piece(self, piece: Piece) -> None:

@@ -285,12 +285,9 @@ def _emit(s: State, kind: str, piece: Piece | None = None, **data: Any) -> None:
 
 
 def _ask(s: State, frame: Frame) -> None:
-    """Ask a decision right after the step being resolved (the trigger slot, or on the
-    stack when a core trigger such as a Grave Tide return already holds it)."""
-    if s._trigger is None:
-        s.trigger(frame)
-    else:
-        s.stack.append(frame)
+    """Ask a decision right after the step being resolved (M-KEEP-8: right after the
+    drop), in turn with any other triggered there (a Grave Tide return)."""
+    s.trigger(frame)
 
 
 def _counts_at(s: State, ruin: int) -> tuple[int, int]:
