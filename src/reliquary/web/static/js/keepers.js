@@ -80,7 +80,8 @@ export function keepersStatusHTML(pos) {
     const progress = types.map((type, j) => `<span class="set-type${k.recovered[i][j] > sets ? " got" : ""}" title="${esc(typeName(type))}">${GLYPH[type] || type[0]}</span>`).join("");
     return `<span class="kp-side turn-${side}" data-points="${side}">${esc(sideName(side))} <b>${k.points[i]}</b> <span class="kp-sets">${esc(t("kp_sets"))} ${sets} ${progress}</span></span>`;
   }).join(" ");
-  const goal = target === -1 ? "" : ` · ${esc(t("kp_target"))} ${target === undefined || target === "ruins+1" ? pos.ruins.length + 1 : target}`;
+  // the table's Ruins + 1: one token was placed on each Ruin of the table (M-KEEP-2)
+  const goal = target === -1 ? "" : ` · ${esc(t("kp_target"))} ${target === undefined || target === "ruins+1" ? k.tokens.length + 1 : target}`;
   return `<span class="keepers-points" id="keepers-points">${esc(t("kp_points"))}: ${sides}${goal}</span>`;
 }
 
