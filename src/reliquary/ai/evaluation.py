@@ -70,6 +70,8 @@ class Weights:
     # times the clock's share: the side that thinks itself stronger plays for a result
     clock_regroupable: float = 0.0  # the share of the Vigil clock a lead of one Minion (V2's
     # last count) keeps when the other side can REGROUP one back: none, it is undone at once
+    module_terms: float = 1.0     # the rule modules' own terms (ai/module_terms.py): 1
+    # module-aware, 0 module-blind
 
 
 DEFAULT_WEIGHTS = Weights()
@@ -223,6 +225,10 @@ def evaluate(state: State, player: int, weights: Weights = DEFAULT_WEIGHTS) -> f
             score.add(leader, share * w.vigil_clock * (full + 1 - left) / full)
         elif leader is None and w.draw_contempt:
             contempt = w.draw_contempt * (full + 1 - left) / full  # a draw draws near
+    if w.module_terms and state.settings.modules:
+        from .module_terms import module_terms
+
+        contempt -= w.module_terms * module_terms(state, player)
     return score.of(player) - score.of(1 - player) - contempt
 
 

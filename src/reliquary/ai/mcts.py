@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import time
+from dataclasses import replace
 from typing import Any
 
 from ..engine import Option, State
@@ -45,11 +46,16 @@ class MctsAgent(PlanningAgent):
 
     def __init__(self, seed: int | None = None, time: float | None = None,
                  nodes: int | None = None, exploration: float = 0.6, scale: float = 60.0,
-                 weights: Weights = DEFAULT_WEIGHTS, **kwargs: Any) -> None:
+                 weights: Weights = DEFAULT_WEIGHTS, module_eval: str = "aware",
+                 **kwargs: Any) -> None:
         super().__init__(seed=seed, time=time, nodes=nodes, **kwargs)
         self.exploration = exploration
         self.scale = scale
         self.weights = weights
+        if module_eval not in ("aware", "blind"):
+            raise ValueError(f"module_eval must be 'aware' or 'blind', not {module_eval!r}")
+        if module_eval == "blind":  # the rule modules' terms off (MODULES.md §10.2 step 4)
+            self.weights = replace(self.weights, module_terms=0.0)
 
     def _playout_value(self, state: State) -> float:
         """Key's win probability after a random play to the end of the turn."""

@@ -83,7 +83,19 @@ def setup_choice(state: State, rng: random.Random) -> Option:
             near = sum(1 for o in own if geo.distance(o, sq) <= 1)
             return _rank_from_back(state, player, sq) * 3 - near * 1.5 + rng.random()
         return min(options, key=relic_score)
+    if module_setup(state):  # a rule module's setup step (S8–S9): its own heuristic
+        from .module_terms import module_setup_choice
+
+        return module_setup_choice(state, rng)
     raise ValueError(f"{kind!r} is not a setup decision")
+
+
+def module_setup(state: State) -> bool:
+    """Whether ``state`` waits at a rule module's setup step (after S7, before the first
+    turn): chosen by a heuristic, since a search there would look through the whole
+    deal (M-GLORY's objective draws) before any turn."""
+    return (state.turns_taken[0] == 0 and state.turns_taken[1] == 0
+            and any(f[0] == "begin_game" for f in state.stack))
 
 
 # Compiled (mypyc), a class takes interpreted subclasses (MctsAgent) only when it says so.
@@ -150,7 +162,7 @@ class PlanningAgent:
             raise ValueError("an agent chooses only at a player's decision, never for chance or "
                              "after the end")
         decision = state.decision()
-        if decision.kind in SETUP_KINDS:
+        if decision.kind in SETUP_KINDS or module_setup(state):
             return setup_choice(state, self.rng)
         self.observe(state)
         option = self._choose(state, decision.player, decision.options)

@@ -42,7 +42,8 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import replace
+from typing import Any, Final
 
 from ..engine import Option, Play, State
 from .evaluation import (
@@ -113,6 +114,12 @@ class Searcher:
         self.nodes = 0
         self.extensions = 0
         self.interruptible = False
+        #: The root is a decision between two turns (a rule module's round end, such as
+        #: M-GLORY's End phase): the horizon ends at a turn's start, not at a count of
+        #: turns, so its first iteration searches the searching side's own round-end
+        #: decisions (and their chance) on to the next turn or the other side's turn to
+        #: decide, where the evaluation takes over.
+        self.to_play = False
 
     # -- budget --------------------------------------------------------------------
     def _tick(self) -> None:
@@ -156,7 +163,8 @@ class Searcher:
                 return -self.weights.contempt  # a loop: a draw, with contempt
         key = position_key(s, shared)
         remaining = end_turns - s.turns_taken[0] - s.turns_taken[1]
-        if remaining <= 0:
+        if remaining <= 0 and not (self.to_play and s.stack[-1][0] != "play"
+                                   and (s.is_chance or s.current_player == self.me)):
             if (end_turns - self.base_end < self.extend and not s.is_chance
                     and s.stack[-1][0] == "play" and self._threatened(s, key)):
                 self.extensions += 1
@@ -260,7 +268,15 @@ class Searcher:
         """Expectation over the outcomes (merged by position), with Star1 cut-offs."""
         weights: dict[int, float] = {}
         children: dict[int, State] = {}
-        for outcome, p in s.chance_outcomes():
+        outcomes = s.chance_outcomes()
+        if len(outcomes) > WIDE_CHANCE and s.stack[-1][0] not in ("deal", "roll"):
+            # A rule module's wide chance (M-GLORY's objective draw: up to 12 outcomes,
+            # often two in a row): a seeded sample of them, reweighted (sparse sampling),
+            # so a draw costs a few children rather than a hundred.
+            picked = self.rng.sample(outcomes, WIDE_CHANCE)
+            mass = sum(p for _, p in picked)
+            outcomes = [(o, p / mass) for o, p in picked]
+        for outcome, p in outcomes:
             child = s.clone()
             child.apply(outcome)
             k = position_key(child)
@@ -330,6 +346,10 @@ class Searcher:
         return line
 
 
+#: A module chance node with more outcomes than this is searched on a sample of this many.
+WIDE_CHANCE: Final = 3
+
+
 class SearchAgent(PlanningAgent):
     """Iterative-deepening alpha-beta/expectimax over whole turns (see the module doc).
 
@@ -355,7 +375,7 @@ class SearchAgent(PlanningAgent):
                  weights: Weights = DEFAULT_WEIGHTS, extend: int = 0,
                  repetition: bool = True, warm: bool = True, partial: bool = True,
                  fill_clock: bool = False, killers: bool = True,
-                 **kwargs: Any) -> None:
+                 module_eval: str = "aware", **kwargs: Any) -> None:
         super().__init__(seed=seed, time=time, nodes=nodes, **kwargs)
         if self.one_turn:
             max_depth, extend = 1, 0
@@ -372,6 +392,10 @@ class SearchAgent(PlanningAgent):
         self.extend = extend
         self.noise = noise
         self.weights = weights
+        if module_eval not in ("aware", "blind"):
+            raise ValueError(f"module_eval must be 'aware' or 'blind', not {module_eval!r}")
+        if module_eval == "blind":  # the rule modules' terms off (MODULES.md §10.2 step 4)
+            self.weights = replace(self.weights, module_terms=0.0)
 
     def analyse(self, state: State, deadline: float | None = None,
                 nodes: int | None = None, seen: Mapping[int, int] | None = None,
@@ -395,6 +419,9 @@ class SearchAgent(PlanningAgent):
                             extend=self.extend, seen=seen, previous=last,
                             partial=self.partial, killers=self.killers)
         searcher.root_turns = root_turns
+        # A module's round-end decision (its frames wait under the next turn's start).
+        between = bool(state.settings.modules) and any(f[0] == "next_turn" for f in state.stack)
+        searcher.to_play = between
         line: list[Option] = []
         value, depth_done = 0.0, 0
         started = time.perf_counter()
@@ -404,8 +431,9 @@ class SearchAgent(PlanningAgent):
             iteration_start = time.perf_counter()
             searcher.path.clear()  # an interrupted iteration leaves its line behind
             try:
-                searcher.base_end = root_turns + depth
-                v = searcher.value(state, root_turns + depth, -math.inf, math.inf, 0)
+                end = root_turns + depth - (1 if between else 0)
+                searcher.base_end = end
+                v = searcher.value(state, end, -math.inf, math.inf, 0)
             except _OutOfBudget:
                 if self.partial:
                     line = searcher.principal_line(state) or line

@@ -65,6 +65,9 @@ class GloryState(ModuleState):
         self.gone: list[str] = []             # scored or discarded: out of the game
         self.bought: list[list[str]] = [[], []]
         self.phase = 0                        # End phases held
+        #: Rounds completed in the current phase: the same board with a different number
+        #: of rounds to the End phase is a different game (§5.8's repetition key).
+        self.phase_round = 0
         # This turn's counts, for the player whose turn it is (§5.4).
         self.in_turn = False
         self.t_kills = 0
@@ -90,6 +93,7 @@ class GloryState(ModuleState):
         c.gone = self.gone[:]
         c.bought = [self.bought[0][:], self.bought[1][:]]
         c.phase = self.phase
+        c.phase_round = self.phase_round
         c.in_turn = self.in_turn
         c.t_kills = self.t_kills
         c.t_first_blood = self.t_first_blood
@@ -105,6 +109,7 @@ class GloryState(ModuleState):
         return c
 
     _FIELDS: Final = ("markers", "glory", "spent", "hands", "gone", "bought", "phase",
+                      "phase_round",
                       "in_turn", "t_kills", "t_first_blood", "t_crushes", "t_hero_hit",
                       "t_displaced", "t_pickup", "p_kills", "p_hero_lost", "any_kill",
                       "warded_used", "scored")
@@ -148,7 +153,8 @@ class GloryState(ModuleState):
         return (tuple(self.markers), tuple(self.glory), tuple(self.spent),
                 tuple(sorted(self.hands[0])), tuple(sorted(self.hands[1])),
                 tuple(sorted(self.gone)), tuple(sorted(self.bought[0])),
-                tuple(sorted(self.bought[1])), self.phase, self.in_turn, self.t_kills,
+                tuple(sorted(self.bought[1])), self.phase, self.phase_round, self.in_turn,
+                self.t_kills,
                 self.t_first_blood, self.t_crushes, self.t_hero_hit,
                 tuple(sorted(self.t_displaced)), self.t_pickup, tuple(self.p_kills),
                 tuple(self.p_hero_lost), self.any_kill, tuple(sorted(self.warded_used)))
@@ -657,6 +663,7 @@ class GloryHooks(Hooks):
         rules = self.rules
         gs = glory_state(s)
         gs.warded_used = []  # Warded: once per round
+        gs.phase_round = s.rounds % rules.phase_rounds
         due = s.rounds % rules.phase_rounds == 0
         final = s.vigil <= 0 or (rules.phases > 0 and s.rounds >= rules.last_round)
         if not (due or final):
@@ -721,7 +728,16 @@ class GloryHooks(Hooks):
         for who in ("own", "enemy"):
             names += [f"hand_{who}_{o}" for o in self.rules.objective_ids]
             names += [f"bought_{who}_{u}" for u in self.rules.upgrades]
-        return names
+        return [f"glory.{n}" for n in names]
+
+    def board_observation_names(self) -> list[str]:
+        return ["glory.marker", "glory.shrine"]
+
+    def board_observation(self, s: State, player: int) -> dict[str, list[tuple[int, float]]]:
+        markers = glory_state(s).markers
+        shrine = self.rules.shrine_square(s)
+        return {"glory.marker": [(sq, 1.0) for sq in markers],
+                "glory.shrine": [(shrine, 1.0)] if shrine >= 0 else []}
 
     def observation(self, s: State, player: int) -> dict[str, float]:
         rules = self.rules
@@ -738,7 +754,7 @@ class GloryHooks(Hooks):
         out["rounds_to_end_phase"] = rounds_to_end_phase(s, rules) / rules.phase_rounds
         left = max(0, rules.phases - gs.phase) if rules.phases else 1
         out["phases_left"] = min(1.0, left / 6)
-        return out
+        return {f"glory.{n}": v for n, v in out.items()}
 
     # -- the lab
     def game_stats(self, s: State, events: list[Any]) -> dict[str, float]:
