@@ -103,3 +103,21 @@ def test_a_record_replays_exactly_and_other_settings_are_refused(content: Conten
         del off["settings"][key]
     with pytest.raises((ReliquaryError, ValueError)):
         replay(off, content)
+
+
+@pytest.mark.parametrize("modules", [["conditions", "glory"], ["conditions", "keepers"],
+                                     ["conditions", "glory", "keepers"]])
+@pytest.mark.parametrize("seed", range(2))
+def test_conditions_with_the_other_modules_round_trip_and_end(content: Content,
+                                                             modules: list[str],
+                                                             seed: int) -> None:
+    """M-MOD-1: any subset combines (their decision kinds and conditions apart)."""
+    rng = random.Random(seed)
+    state = State(content, random_settings(rng, seed, modules))
+    for s in play_random(state, rng):
+        if s.turns_taken[0] % 5 == 0:
+            data = position_to_dict(s)
+            again = position_from_dict(json.loads(json.dumps(data)), content)
+            assert again.key() == s.key()
+            assert again.legal_options() == s.legal_options()
+    assert state.result is not None
