@@ -718,6 +718,14 @@ class GloryHooks(Hooks):
             return 0
         return sum(v for name, v in self.rules.heavy.items() if attacker.has(name))
 
+    # -- the text board (reliquary show)
+    def text_marks(self, s: State) -> dict[int, str]:
+        shrine = self.rules.shrine_square(s)
+        return {sq: "O" if sq == shrine else "o" for sq in glory_state(s).markers}
+
+    def text_lines(self, s: State) -> list[str]:
+        return glory_text(s, self.rules)
+
     # -- the environments
     def action_names(self) -> list[str]:
         return [*self.rules.objective_ids, *self.rules.upgrades]
@@ -759,6 +767,32 @@ class GloryHooks(Hooks):
     # -- the lab
     def game_stats(self, s: State, events: list[Any]) -> dict[str, float]:
         return game_stats(s, self.rules)
+
+
+def glory_text(s: State, rules: GloryRules) -> list[str]:
+    """Lines about the module under the text board: Glory, the clock to the next End
+    phase, the markers held, each hand's objectives with their conditions, the upgrades."""
+    from ..types import PLAYER_NAMES
+
+    gs = glory_state(s)
+    phases = f"of {rules.phases}" if rules.phases else "(no fixed end)"
+    left = rounds_to_end_phase(s, rules)
+    lines = [f"Glory: Key {gs.glory[0]} ({gs.unspent(0)} unspent), Skull {gs.glory[1]} "
+             f"({gs.unspent(1)} unspent); phase {gs.phase + 1} {phases}, End phase in "
+             f"{left} round{'s' if left != 1 else ''}; markers (o, Shrine O) held: Key "
+             f"{rules.held(s, 0)}, Skull {rules.held(s, 1)}"]
+    for p in (0, 1):
+        hand = gs.hands[p]
+        if hand:
+            lines.append(f"  {PLAYER_NAMES[p]} objectives:")
+            for oid in hand:
+                obj = rules.objectives[oid]
+                lines.append(f"    {oid} ({obj.glory} Glory) {obj.en}")
+        if gs.bought[p]:
+            lines.append(f"  {PLAYER_NAMES[p]} upgrades bought: {', '.join(gs.bought[p])}")
+    left_in_deck = len(rules.deck(s))
+    lines.append(f"  objective deck: {left_in_deck} left, {len(gs.gone)} out of the game")
+    return lines
 
 
 def rounds_to_end_phase(s: State, rules: GloryRules) -> int:
