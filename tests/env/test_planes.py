@@ -118,3 +118,15 @@ def test_piece_flags_and_back_rows(content: Content) -> None:
         named = planes(state, player)
         assert named["own_back_row"][0].all() and not named["own_back_row"][1:].any()
         assert named["enemy_back_row"][7].all() and not named["enemy_back_row"][:7].any()
+
+
+def test_placed_planes_count_each_side_s_pieces_placed_out_of_all(content: Content) -> None:
+    """The setup's placing (S6): pieces placed over the Hero and Minions a side places,
+    so a side that has placed them all reads 1."""
+    minions = content.board_row(8).minions
+    state = (Builder(content).hero(KEY, "d1").hero(SKULL, "e8")
+             .set(placed=[minions + 1, 2]).build())
+    for player, own, enemy in ((KEY, minions + 1, 2), (SKULL, 2, minions + 1)):
+        named = planes(state, player)
+        assert scalar(named, "own_placed") == pytest.approx(own / (minions + 1)), player
+        assert scalar(named, "enemy_placed") == pytest.approx(enemy / (minions + 1)), player

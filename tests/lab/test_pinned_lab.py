@@ -239,3 +239,79 @@ def test_kills_are_credited_to_the_seat_whose_minions_died_and_tiebreaks_to_vigi
             assert row["tiebreak"] is None
     # The games show what is pinned: kills unequal between seats, both kinds of ending.
     assert kills_seen and vigil_seen and other_seen and damage_seen
+
+
+# ---------------------------------------------------------------------- found by generated faults
+def test_bradley_terry_rite_term_favours_the_rite_that_wins() -> None:
+    """Equal factions, balanced seats and first moves; the rite "r" beats "s" 3 games in
+    4 whichever seat holds it: ρ_r − ρ_s = log 3, so ρ_r = log 3 / 2."""
+    rows = []
+    for fk, fs in (("a", "b"), ("b", "a")):
+        for first in ("key", "skull"):
+            for rk, rs in (("r", "s"), ("s", "r")):
+                holder = "key" if rk == "r" else "skull"
+                other = "skull" if holder == "key" else "key"
+                common = {"faction_key": fk, "faction_skull": fs, "first": first,
+                          "rite_key": rk, "rite_skull": rs}
+                rows += [game(**common, winner=holder)] * 3 + [game(**common, winner=other)]
+    bt = M.bradley_terry(table(rows), prior=0.0)
+    assert bt["rites"] is not None, bt["rites_note"]
+    rho = dict(zip(bt["rites"]["rite"], bt["rites"]["theta"], strict=True))
+    assert rho["r"] == pytest.approx(math.log(3) / 2, abs=1e-6)
+    assert rho["s"] == pytest.approx(-math.log(3) / 2, abs=1e-6)
+
+
+def _spread_games(wins_of_a: int, games: int) -> list[dict[str, Any]]:
+    """Faction a against b, each side half the time; a wins ``wins_of_a`` of ``games``."""
+    rows = []
+    for i in range(games):
+        fk, fs = ("a", "b") if i % 2 == 0 else ("b", "a")
+        a_wins = i < wins_of_a
+        rows.append(game(faction_key=fk, faction_skull=fs,
+                         winner=("key" if (fk == "a") == a_wins else "skull")))
+    return rows
+
+
+def test_faction_spread_interval_brackets_the_spread_it_measures() -> None:
+    """a scores 0.75, b 0.25: a spread of 0.5, inside its bootstrap interval and far
+    above what chance gives (the permutation's spreads)."""
+    g = table(_spread_games(30, 40))
+    out = M.faction_spread_interval(g, samples=400, seed=3)
+    assert out["value"] == pytest.approx(0.5)
+    assert 0.2 < out["low"] < 0.5 < out["high"] < 0.8
+    assert out["null_mean"] < 0.3 and out["null_high"] < 0.5 and out["p"] < 0.05
+
+
+def test_faction_spread_interval_with_a_rare_faction() -> None:
+    """A third faction in one game only (resamples often leave it out): the interval
+    still comes out, within 0..1."""
+    rows = [*_spread_games(20, 40), game(faction_key="c", faction_skull="a", winner="key")]
+    out = M.faction_spread_interval(table(rows), samples=300, seed=1)
+    assert 0.0 <= out["low"] <= out["value"] <= out["high"] <= 1.0
+
+
+def test_the_headline_names_the_faction_spread_when_factions_are_known() -> None:
+    assert "faction spread" in M.headline(table(_spread_games(30, 40)))
+    assert "faction spread" not in M.headline(table([game(faction_key=None,
+                                                          faction_skull=None)] * 4))
+
+
+def test_play_options_are_the_mean_options_of_each_seat_s_play_decisions(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Counted at every decision of a played game, a row's mean matches: the options a
+    seat had over the play decisions it made (several, never the constant 1)."""
+    seen: dict[int, list[int]] = {0: [], 1: []}
+
+    class Counting(runner._ForcedSetup):  # the wrapper each seat's agent plays through
+        def choose(self, state: Any) -> Any:
+            decision = state.decision()
+            if decision.kind == "play":
+                seen[decision.player].append(len(decision.options))
+            return super().choose(state)
+
+    monkeypatch.setattr(runner, "_ForcedSetup", Counting)
+    job = parse_spec(COLUMNS_SPEC, "cols.toml").jobs()[0]
+    row = runner.play_game(job)
+    for seat, column in enumerate(("play_options_key", "play_options_skull")):
+        assert seen[seat] and row[column] == pytest.approx(sum(seen[seat]) / len(seen[seat]))
+        assert row[column] > 1.0

@@ -256,3 +256,82 @@ def test_tts_keeps_the_last_slot_of_each_sheet_free(tmp_path: Path, content: Con
     with Image.open(tmp_path / "deck-movement-1.png") as sheet:
         last = sheet.convert("RGB").crop((9 * w, 6 * h, 10 * w, 7 * h))
         assert last.getcolors() == [(w * h, (255, 255, 255))]  # the reserved slot is blank
+
+
+# ---------------------------------------------------------------------- found by generated faults
+def test_every_token_s_drawing_stays_within_the_token(content: Content) -> None:
+    """What a painter draws (its disc or square, letters, icons) keeps inside the
+    token's own diameter: nothing is cut off when the token is cut out."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    ctx = context_for(PrintOptions(lang="en"), content)
+    for group in token_groups(ctx):
+        r = group.diameter / 2
+        for painter in dict.fromkeys(group.painters):  # each kind once
+            buffer = io.BytesIO()
+            canvas = Canvas(buffer, pagesize=(400, 400))
+            painter(canvas, 200.0, 200.0, group.diameter)
+            canvas.showPage()
+            canvas.save()
+            with pdfplumber.open(buffer) as pdf:
+                page = pdf.pages[0]
+                drawn = page.chars + page.lines + page.rects + page.curves
+                assert drawn, group.title
+                for o in drawn:
+                    assert 200 - r - 0.05 <= o["x0"] and o["x1"] <= 200 + r + 0.05, group.title
+                    assert 200 - r - 0.05 <= o["top"] and o["bottom"] <= 200 + r + 0.05, group.title
+
+
+def test_each_token_is_drawn_within_its_cut_line_on_the_tokens_pages(content: Content) -> None:
+    """On the printed pages every cut line (the thin outline) has its token's drawing
+    centred under it, within the margin, and no two tokens overlap."""
+    with _pdf(content, sheets=("tokens",), lang="en") as pdf:
+        for page in pdf.pages:
+            shapes = page.curves + page.rects
+            outlines = [o for o in shapes if abs(o["linewidth"] - 0.4) < 0.01
+                        and o["stroke"] and not o["fill"]]
+            drawn = [o for o in [*shapes, *page.lines] if o not in outlines]
+            assert outlines
+            for o in outlines:  # the token's shapes inside it, centred on it
+                inside = [f for f in drawn if o["x0"] <= (f["x0"] + f["x1"]) / 2 <= o["x1"]
+                          and o["top"] <= (f["top"] + f["bottom"]) / 2 <= o["bottom"]]
+                assert inside, (page.page_number, o["x0"], o["top"])
+                left, right = min(f["x0"] for f in inside), max(f["x1"] for f in inside)
+                top, bottom = min(f["top"] for f in inside), max(f["bottom"] for f in inside)
+                assert (left + right) / 2 == pytest.approx((o["x0"] + o["x1"]) / 2, abs=0.3)
+                assert (top + bottom) / 2 == pytest.approx((o["top"] + o["bottom"]) / 2, abs=0.3)
+            boxes = sorted((o["x0"], o["top"], o["x1"], o["bottom"]) for o in outlines)
+            for i, a in enumerate(boxes):
+                for b in boxes[i + 1:]:
+                    apart = (a[2] <= b[0] + 0.01 or b[2] <= a[0] + 0.01
+                             or a[3] <= b[1] + 0.01 or b[3] <= a[1] + 0.01)
+                    assert apart, (page.page_number, a, b)
+                assert a[0] >= MARGIN and page.width - a[2] >= MARGIN
+                assert a[1] >= MARGIN and page.height - a[3] >= MARGIN
+
+
+def test_a_sheet_title_below_the_cards_keeps_clear_of_the_crop_marks(content: Content) -> None:
+    """On A4 the title runs below the cards: its letters at least 1 mm below the marks."""
+    with _pdf(content, sheets=("cards",), paper="a4", lang="en") as pdf:
+        page = pdf.pages[0]
+        lowest_mark = max(m["bottom"] for m in _marks(page))
+        lowest_card = max(c["bottom"] for c in _cards(page))
+        title = [ch for ch in page.chars if ch["top"] > lowest_card]
+        assert title
+        assert min(ch["top"] for ch in title) >= lowest_mark + 1 * MM
+        assert max(ch["bottom"] for ch in title) <= page.height - MARGIN
+
+
+def test_a_token_group_s_title_is_on_the_page_of_its_first_tokens(content: Content) -> None:
+    """No group title is left alone at the foot of a tokens page: below the lowest title
+    on each page there are tokens."""
+    with _pdf(content, sheets=("tokens",), lang="en") as pdf:
+        for page in pdf.pages:
+            outlines = [o for o in page.curves + page.rects if abs(o["linewidth"] - 0.4) < 0.01
+                        and o["stroke"] and not o["fill"]]
+            titles = [ch for ch in page.chars if not any(
+                o["x0"] <= ch["x0"] <= o["x1"] and o["top"] <= ch["top"] <= o["bottom"]
+                for o in outlines)]
+            assert outlines and titles
+            assert max(ch["top"] for ch in titles) < max(o["top"] for o in outlines), (
+                page.page_number)

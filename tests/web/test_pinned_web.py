@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -38,7 +39,7 @@ from reliquary.engine import (
 )
 from reliquary.web import create_app
 from reliquary.web.ai_pool import AIPool, ai_evaluation, level_budget
-from reliquary.web.guard import Limits
+from reliquary.web.guard import Limits, RateLimiter, json_depth
 
 from .conftest import free_port, kill_server
 
@@ -328,3 +329,60 @@ def test_sqlite_watchers_hear_of_every_later_move_by_another_process(
                 view = decide(other, game["id"], game["token"], view)
                 update = json.loads(socket.recv(timeout=20))
                 assert (update["type"], update["rev"]) == ("update", view["rev"])
+
+
+# ---------------------------------------------------------------------- found by generated faults
+def test_a_rate_limit_refills_at_exactly_its_rate_per_minute() -> None:
+    """6 a minute with a burst of 1: the second request waits exactly 10 s (not 5)."""
+    now = [100.0]
+    limiter = RateLimiter(per_minute=6, burst=1, clock=lambda: now[0])
+    assert limiter.take("a") == 0.0
+    assert limiter.take("a") == pytest.approx(10.0)
+    now[0] += 9.9
+    assert limiter.take("a") == pytest.approx(0.1)
+    now[0] += 0.1
+    assert limiter.take("a") == 0.0
+    assert limiter.take("b") == 0.0  # each client has a bucket of its own
+
+
+def test_the_json_depth_counts_brackets_only() -> None:
+    """A stray byte (0xFF: never in UTF-8 JSON) is no step of nesting: such a body is
+    refused as invalid JSON, not as nested too deep."""
+    assert json_depth(b"[\xff]") == 1
+    assert json_depth(bytes(range(256)).replace(b"[", b"").replace(b"{", b"")
+                      .replace(b'"', b"")) == 0
+
+
+def _documented_defaults() -> dict[str, str]:
+    """The settings table of docs/web.md: ``RELIQUARY_X`` → its default, as written."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "web.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `(RELIQUARY_[A-Z_]+)`[^|]*\| ([^|]+?) \|", text, re.MULTILINE)
+    return dict(rows)
+
+
+def test_the_servers_settings_default_to_what_the_docs_say(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from reliquary.web import ai_driver, db, serving
+    from reliquary.web.ai_pool import warm_games
+    from reliquary.web.live import LiveHub
+
+    documented = _documented_defaults()
+    actual: dict[str, Callable[[], float]] = {
+        "RELIQUARY_AI_WARM_GAMES": warm_games,
+        "RELIQUARY_AI_NICE": lambda: AIPool(default_content(), max_thinking=3).nice,
+        "RELIQUARY_HINT_SECONDS": lambda: AIPool(default_content(), max_thinking=3).hint_seconds,
+        "RELIQUARY_WS_PING": lambda: LiveHub("sqlite://").ping_s,
+        "RELIQUARY_WS_IDLE": lambda: LiveHub("sqlite://").idle_s,
+        "RELIQUARY_LIVE_POLL": lambda: LiveHub("sqlite://").poll_s,
+        "RELIQUARY_DB_BUSY_MS": db._busy_timeout_ms,
+        "RELIQUARY_HEADER_TIMEOUT_S": serving.header_timeout,
+        "RELIQUARY_AI_LEASE": ai_driver._lease_seconds,
+        "RELIQUARY_AI_ABSENT_S": ai_driver._absent_seconds,
+    }
+    for name, value in actual.items():
+        monkeypatch.delenv(name, raising=False)
+        assert float(documented[name]) == value(), name
+    monkeypatch.delenv("RELIQUARY_AI_QUEUE", raising=False)
+    assert documented["RELIQUARY_AI_QUEUE"] == "8 × workers + 8"
+    for workers in (1, 3):
+        assert AIPool(default_content(), max_thinking=workers).max_queued == 8 * workers + 8
