@@ -659,11 +659,16 @@ def test_mcond51_a_failed_test_ends_the_attack_and_paralyzes_next_turn() -> None
     attacker = at(s, "e4")
     assert at(s, "d5").hp == 1 and not at(s, "d5").has("slow")  # nothing happens to it
     assert "dread" in kinds(s) and s.waiting == "Smite"
-    assert s.current == SKULL and attacker.has("paralyzed")  # for Key's next turn
+    # Not in force before Key's next turn (M-COND-5b): nothing forbidden in Skull's.
+    assert s.current == SKULL and not attacker.has("paralyzed") and not attacker.bans
+    assert cond_state(s).pending == ((attacker.id, "paralyzed", 0, 2),)
     end_turn_skull(s)
-    assert attacker.has("paralyzed")
+    assert attacker.has("paralyzed")  # Key's next turn: in force
     go(s, "Requiem:move")
     assert attacker.sq not in s.decision().options
+    s.apply(s.decision().options[0])
+    end_turn(s)
+    assert not attacker.has("paralyzed")  # over at the end of that turn
 
 
 def test_mcond51_a_failed_test_on_the_second_target_ends_the_attack() -> None:
@@ -686,8 +691,10 @@ def test_mcond52_heroes_test_but_are_not_paralyzed() -> None:
     go(s, "Bolt:attack", "d4", "d5", 1)
     assert at(s, "d5").hp == 1 and s.current == SKULL
     assert not at(s, "d4").has("paralyzed")
+    assert cond_state(s).pending == ()
     s = carrier_position(paralysis_immune="none")
     go(s, "Bolt:attack", "d4", "d5", 1)
+    end_turn_skull(s)
     assert at(s, "d4").has("paralyzed")
 
 
@@ -738,3 +745,17 @@ def test_module_is_registered_with_its_options() -> None:
     assert set(module.options) == {"actions", "dread", "dread_tn", "dread_affects",
                                    "paralysis_immune"}
     assert Settings(modules=("conditions",)).option("conditions.dread_tn") == 3
+
+
+def test_mcond51_the_paralysis_forbids_nothing_in_the_turn_of_the_test() -> None:
+    """Paralyzed is in force in its owner's *next* turn: a Lantern Bearers carrier that
+    fails its test still takes this turn's Lantern step."""
+    s = board(factions=("lantern-bearers", "pyre-choir")).hero(KEY, "a1").minion(KEY, "e4") \
+        .hero(SKULL, "h8").minion(SKULL, "d5").relic(SKULL, "g7").carry(SKULL, "e4") \
+        .relic(KEY, "b2").carry(KEY, "d5").hands(key=["Smite", "Bolt", "Hook"]).build()
+    go(s, "Smite:attack", "e4")
+    while s.decision().kind == "lunge":
+        go(s, PASS)
+    go(s, "d5", 1)  # fails
+    d = s.decision()
+    assert d.kind == "lantern_step" and s.geometry.parse("e5") in d.options

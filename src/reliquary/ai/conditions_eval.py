@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from ..engine import State
-from ..engine.modules.conditions import ConditionsHooks
+from ..engine.modules.conditions import ConditionsHooks, cond_state
 from ..engine.state import Piece
 
 
@@ -91,6 +91,11 @@ def conditions_terms(state: State, player: int, w: ConditionsWeights = WEIGHTS) 
             value += sign * w.focus * p.value(name)
         for name, _ in rules.reducers:
             value += sign * w.defensive * p.value(name)
+    for pid, name, _, turn in cond_state(state).pending:  # a Paralyzed still to come
+        held = state.pieces.get(pid)
+        if held is not None and turn >= 0 and name == rules.paralyzed and \
+                state.relic_carrier[1 - held.owner] == pid:
+            value -= (1.0 if held.owner == player else -1.0) * w.stalled_carrier
     return value + _threat_correction(state, player, rules, w)
 
 

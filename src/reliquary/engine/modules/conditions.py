@@ -282,9 +282,12 @@ class CondState(ModuleState):
         #: Pieces whose end-of-turn step (Fast) is in force this turn, noted at turn start
         #: (M-COND-10, M-COND-D4: a restart later in the turn does not take it away).
         self.fast_ready: tuple[int, ...] = ()
-        #: Gains held until step T3 (M-COND-D6's riders on the attacker, M-COND-51's
-        #: Paralyzed): (piece id, condition, value).
-        self.pending: tuple[tuple[int, str, int], ...] = ()
+        #: Gains held back: (piece id, condition, value, turn). Turn -1: until step T3
+        #: of this turn (M-COND-D6's riders on the attacker); else until the piece's
+        #: owner's next turn starts, gained in that turn (M-COND-51's Paralyzed, in force
+        #: only then: it forbids nothing before, not the Fast or Lantern step of this
+        #: turn, not Support in the enemy's).
+        self.pending: tuple[tuple[int, str, int, int], ...] = ()
         #: The attacker whose Focus was used up and the bonus for its first hit.
         self.focus: tuple[int, int] = (-1, 0)
         #: The target riders of the table row just rolled: (condition, value).
@@ -308,7 +311,8 @@ class CondState(ModuleState):
                              "focus and armed")
         try:
             self.fast_ready = tuple(int(v) for v in data["fast_ready"])
-            self.pending = tuple((int(p), str(c), int(v)) for p, c, v in data["pending"])
+            self.pending = tuple((int(p), str(c), int(v), int(t))
+                                 for p, c, v, t in data["pending"])
             pid, bonus = data["focus"]
             self.focus = (int(pid), int(bonus))
             self.armed = tuple((str(c), int(v)) for c, v in data["armed"])
@@ -364,7 +368,8 @@ class DreadRoll(DecisionKind):
         s.stack = [f for f in s.stack if not (f[0] in _ATTACK_FRAMES and f[1] == attacker.id)]
         if not immune and self.hooks.paralyzed:
             st = cond_state(s)
-            st.pending = (*st.pending, (attacker.id, self.hooks.paralyzed, 0))
+            turn = s.turns_taken[0] + s.turns_taken[1]
+            st.pending = (*st.pending, (attacker.id, self.hooks.paralyzed, 0, turn))
 
 
 class Actor(DecisionKind):
@@ -549,6 +554,16 @@ class ConditionsHooks(Hooks):
     def turn_start(self, s: State, player: int) -> None:
         st = cond_state(s)
         st.focus, st.armed = (-1, 0), ()
+        if st.pending:  # held gains that come into force now, stamped when gained
+            mine = tuple(g for g in st.pending if g[3] >= 0 and g[0] in s.pieces
+                         and s.pieces[g[0]].owner == player)
+            st.pending = tuple(g for g in st.pending if g not in mine and g[0] in s.pieces)
+            for pid, name, value, turn in mine:
+                piece = s.pieces[pid]
+                self.gain(s, piece, name, value)
+                if piece.has(name):  # in force this turn: gained in the turn of the test
+                    piece.set_condition(s._rules.conditions[name], True,
+                                        piece.value(name), turn)
         ready: list[int] = []
         for p in s._own[player]:
             if p.conds:  # M-MOD-4: Defensive and the like end as the owner's turn starts
@@ -574,8 +589,9 @@ class ConditionsHooks(Hooks):
         conditions that were in force in this turn (M-COND-5b; gained in it, they stay)."""
         st = cond_state(s)
         if st.pending:
-            pending, st.pending = st.pending, ()
-            for pid, name, value in pending:
+            now = tuple(g for g in st.pending if g[3] < 0)
+            st.pending = tuple(g for g in st.pending if g[3] >= 0)
+            for pid, name, value, _ in now:
                 piece = s.pieces.get(pid)
                 if piece is not None:
                     self.gain(s, piece, name, value)
@@ -704,7 +720,7 @@ class ConditionsHooks(Hooks):
             if face not in r.faces or not self._line_matches(r, attacker):
                 continue
             if r.to == "attacker":  # M-COND-D6: after the attack's last step
-                st.pending = (*st.pending, (attacker.id, r.condition, r.value))
+                st.pending = (*st.pending, (attacker.id, r.condition, r.value, -1))
             else:
                 armed.append((r.condition, r.value))
         st.armed = tuple(armed)
@@ -775,10 +791,8 @@ class ConditionsHooks(Hooks):
         out: list[str] = []
         for action in self.actions.values():
             lower = action.lower
-            if lower is None:
-                out.append(action.id)
-            elif any(p.conds and p.has(lower.condition) for p in own) and any(
-                    self.lower_targets(s, p, action) for p in actors):
+            if lower is None or (any(p.conds and p.has(lower.condition) for p in own)
+                                 and any(self.lower_targets(s, p, action) for p in actors)):
                 out.append(action.id)
         return out
 

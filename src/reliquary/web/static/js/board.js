@@ -2,7 +2,7 @@
 // Drawing only: which squares are options always comes from the server.
 import {esc, sideName, t} from "./i18n.js";
 import {keepersSVG} from "./keepers.js";
-import {conditionMarks, conditionsTitle} from "./conditions.js";
+import {conditionMarks, conditionsSVG, conditionsTitle} from "./conditions.js";
 
 export const CELL = 60;
 export const SIDES = ["key", "skull"];
@@ -136,6 +136,7 @@ export function boardSVG(v, opts) {
     }
   }
   parts.push(keepersSVG(pos, name => centre(name, n, bottom)));  // Keepers' Relics tokens
+  parts.push(conditionsSVG(pos, name => centre(name, n, bottom)));  // a Paralyzed to come
   if (pv) pvMarks(["attack"]);
   // option squares last: on top, clickable and focusable
   for (const name of opts.squares || []) {

@@ -116,6 +116,23 @@ export function rollLabel(lastRoll) {
   return lastRoll && lastRoll.kind === "dread" ? ` (${t("cd_dread")})` : "";
 }
 
+// A Dread test's Paralyzed, held until its owner's next turn: a dashed marker above the
+// piece (pos.modules.conditions.pending: [piece id, condition, value, turn]).
+export function conditionsSVG(pos, centre) {
+  if (!conditionsOn(pos)) return "";
+  const pending = (pos.modules.conditions.pending || []).filter(g => g[3] >= 0);
+  const parts = [];
+  for (const [pid, name] of pending) {
+    const p = pos.pieces.find(x => x.id === pid);
+    if (!p) continue;
+    const [cx, cy] = centre(p.square);
+    parts.push(`<g class="cond-mark cond-pending cond-${esc(name)}" data-pending="${esc(name)}" transform="translate(${cx - 20} ${cy - 24})">
+      <rect x="-7" y="-7" width="14" height="14" rx="3" stroke-dasharray="2 2"/><text y="4">${esc(LETTER[name] || name[0].toUpperCase())}</text>
+      <title>${esc(t("cd_" + name))}: ${esc(t("cd_pending"))}</title></g>`);
+  }
+  return parts.length ? `<g class="conditions-pending">${parts.join("")}</g>` : "";
+}
+
 export function conditionsHelp(pos) {
   return conditionsOn(pos) ? `<p class="conditions-help">${esc(t("cd_help"))}</p>` : "";
 }
