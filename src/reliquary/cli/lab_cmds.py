@@ -227,6 +227,54 @@ def report_cmd(run_dirs: tuple[Path, ...], out: Path | None) -> None:
     click.echo(f"{html_path}\n{md_path}")
 
 
+@lab.command("objectives")
+@click.argument("run_dirs", metavar="RUN...", nargs=-1, required=True,
+                type=click.Path(file_okay=False, exists=True, path_type=Path))
+@click.option("--csv", "csv_out", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, help="Also write the table to this CSV file.")
+def objectives_cmd(run_dirs: tuple[Path, ...], csv_out: Path | None) -> None:
+    """M-GLORY's objective balance over RUN's games (several runs together): how often
+    each objective is scored when held, with a 95% interval, the holder's score when it
+    scored it and when not, and the correlation of scoring with winning. A card scored
+    in under 5% or over 80% of the games that held it is flagged (MODULES.md §10.3).
+
+    \b
+    Example:
+      reliquary lab run benchmarks/lab/mod-glory-8-greedy.toml
+      reliquary lab objectives lab-runs/mod-glory-8-greedy
+    """
+    _need_lab()
+    import polars as pl
+
+    from ..lab.glory_balance import glory_summary, objective_balance
+    from ..lab.store import Store, StoreError
+
+    try:
+        games = pl.concat([Store(d).table() for d in run_dirs], how="diagonal_relaxed")
+    except StoreError as err:
+        raise click.ClickException(str(err)) from None
+    table = objective_balance(games)
+    if table.is_empty():
+        raise click.ClickException("no game of these runs played with the glory module")
+    for row in glory_summary(games).iter_rows():
+        click.echo(f"{row[0]:<32} {row[1]:.3f}")
+    click.echo("")
+    click.echo(f"{'objective':<14} {'timing':<9} {'glory':>5} {'held':>5} {'scored':>6} "
+               f"{'rate':>6} {'95% interval':>14} {'win|scored':>10} {'win|not':>8} "
+               f"{'corr':>6}  flag")
+    for r in table.iter_rows(named=True):
+        def pct(x: float) -> str:
+            return "   -" if x != x else f"{100 * x:5.1f}%"
+        click.echo(f"{r['objective']:<14} {r['timing']:<9} {r['glory']:>5} {r['held']:>5} "
+                   f"{r['scored']:>6} {pct(r['score_rate']):>6} "
+                   f"{pct(r['low']) + '–' + pct(r['high']).strip():>14} "
+                   f"{pct(r['win_if_scored']):>10} {pct(r['win_if_not']):>8} "
+                   f"{r['correlation']:>6.2f}  {r['flag']}")
+    if csv_out is not None:
+        table.write_csv(csv_out)
+        click.echo(f"\n{csv_out}")
+
+
 @lab.command("compare")
 @click.argument("spec_a", metavar="A.toml", type=click.Path(dir_okay=False, path_type=Path))
 @click.argument("spec_b", metavar="B.toml", type=click.Path(dir_okay=False, path_type=Path))

@@ -457,7 +457,21 @@ def summary_tables(g: pl.DataFrame) -> list[tuple[str, pl.DataFrame]]:
     figures = M.module_figures(g)
     if not figures.is_empty():
         tables.append(("Rule modules' figures per game", figures))
+    tables.extend(_glory_tables(g))
     return tables
+
+
+def _glory_tables(g: pl.DataFrame) -> list[tuple[str, pl.DataFrame]]:
+    """M-GLORY's sections (issue 25), when the run played with the module: the Glory
+    summary and the objective balance (score rate when held, and win correlation)."""
+    from .glory_balance import glory_summary, objective_balance
+
+    balance = objective_balance(g)
+    if balance.is_empty():
+        return []
+    return [("Glory & Support: summary", glory_summary(g)),
+            ("Glory & Support: objective balance (held = side-games that drew it; §10.3 "
+             "flags a score rate under 5% or over 80%)", balance)]
 
 
 # ---------------------------------------------------------------------- output

@@ -766,7 +766,7 @@ class GloryHooks(Hooks):
 
     # -- the lab
     def game_stats(self, s: State, events: list[Any]) -> dict[str, float]:
-        return game_stats(s, self.rules)
+        return game_stats(s, self.rules, events)
 
 
 def glory_text(s: State, rules: GloryRules) -> list[str]:
@@ -800,9 +800,11 @@ def rounds_to_end_phase(s: State, rules: GloryRules) -> int:
     return rules.phase_rounds - s.rounds % rules.phase_rounds
 
 
-def game_stats(s: State, rules: GloryRules) -> dict[str, float]:
-    """Per-game figures for the lab (issue 25): Glory per seat, objectives scored by id
-    (and by whom), upgrades bought, markers held at the end, and the deciding count."""
+def game_stats(s: State, rules: GloryRules, events: list[Any] | None = None
+               ) -> dict[str, float]:
+    """Per-game figures for the lab (issue 25): Glory per seat, objectives held (drawn,
+    from the ``objective_draw`` events) and scored, by id and side, upgrades bought,
+    markers held at the end, and the deciding count."""
     gs = glory_state(s)
     out: dict[str, float] = {
         "glory_key": float(gs.glory[0]), "glory_skull": float(gs.glory[1]),
@@ -811,8 +813,10 @@ def game_stats(s: State, rules: GloryRules) -> dict[str, float]:
         "upgrades": float(len(gs.bought[0]) + len(gs.bought[1])),
         "phases": float(gs.phase),
     }
-    for oid in rules.objective_ids:
-        out[f"held_{oid}"] = 0.0
+    for e in events or ():
+        if e.kind == "objective_draw":
+            side = "key" if e.data["player"] == 0 else "skull"
+            out[f"held_{e.data['objective']}_{side}"] = 1.0
     for player, oid in gs.scored:
         side = "key" if player == 0 else "skull"
         out[f"scored_{oid}_{side}"] = out.get(f"scored_{oid}_{side}", 0.0) + 1
