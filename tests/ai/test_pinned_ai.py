@@ -165,3 +165,67 @@ def test_the_carriers_halves_count_from_a_vigil_of_three(build: Any, vigil: int,
     assert any(state.vigil_scores())  # the carrier counts toward V2
     moved = evaluate(state, KEY, more) - evaluate(state, KEY)
     assert (moved != pytest.approx(0.0)) is counts
+
+
+# ---------------------------------------------------------------------- found by generated faults
+def test_the_reach_term_counts_each_side_s_nearest_piece_to_the_enemy_relic(
+        build: Any) -> None:
+    """Relics on the ground: Key's Minion on f7 is 1 square from the Skull relic on g8,
+    Skull's nearest piece (its Hero on h8) 7 from the Key relic on b1: the reach term is
+    ``reach`` × (7 − 1) for Key."""
+    more = replace(Weights(), reach=Weights().reach + 100.0)
+    state = (build().hero(KEY, "a1").minion(KEY, "f7").hero(SKULL, "h8").relic(KEY, "b1")
+             .relic(SKULL, "g8").hands(key=["Pilgrim", "Crossroads", "Sidewind"]).build())
+    assert evaluate(state, KEY, more) - evaluate(state, KEY) == pytest.approx(100.0 * (7 - 1))
+    assert evaluate(state, SKULL, more) - evaluate(state, SKULL) == pytest.approx(-600.0)
+
+
+def test_gale_s_push_reaches_two_squares_and_crushes_for_one(build: Any) -> None:
+    """D22: Gale pushes (reach 2) and a crush deals 1, so the AI counts 1 damage."""
+    from reliquary.ai.evaluation import _line_reach
+
+    state = (build().hero(KEY, "d4").hero(SKULL, "d6")
+             .hands(key=["Gale", "Bolt", "Smite"]).build())
+    hero = state.hero(KEY)
+    assert hero is not None
+    assert _line_reach(state, "Gale", hero, {}) == (2, 1)
+
+
+def test_the_search_sees_a_threat_of_either_side(build: Any) -> None:
+    """A Key Hero that can kill the Skull Hero next turn is a threat the search notices,
+    whichever side it searches for."""
+    from reliquary.ai.evaluation import hero_threat
+
+    state = (build().hero(KEY, "d3").hero(SKULL, "d5", hp=2).relic(KEY, "b2")
+             .relic(SKULL, "g7").hands(key=["Pilgrim", "Crossroads", "Sidewind"])
+             .set(turns_taken=[1, 1]).build())
+    assert hero_threat(state, KEY) and not hero_threat(state, SKULL)
+    for me in (KEY, SKULL):
+        assert Searcher(me)._threatened(state, repetition_key(state))
+
+
+def test_a_relic_on_the_ground_with_its_own_side_s_piece_on_it_is_guarded(
+        build: Any) -> None:
+    more = replace(Weights(), guard=Weights().guard + 100.0)
+
+    def guard_share(minion: str) -> float:
+        state = (build().hero(KEY, "a1").minion(KEY, minion).hero(SKULL, "h8")
+                 .relic(KEY, "b1").relic(SKULL, "g8")
+                 .hands(key=["Pilgrim", "Crossroads", "Sidewind"]).build())
+        return evaluate(state, KEY, more) - evaluate(state, KEY)
+
+    assert guard_share("b1") == pytest.approx(100.0)  # the Minion stands on its relic
+    assert guard_share("c2") == pytest.approx(0.0)
+
+
+def test_a_search_reports_the_seconds_it_took(build: Any) -> None:
+    """The web adds these up over the AI's turn to keep its budget."""
+    import time
+
+    state = (build().hero(KEY, "d3").hero(SKULL, "d5").relic(KEY, "b2").relic(SKULL, "g7")
+             .hands(key=["Pilgrim", "Crossroads", "Sidewind"]).build())
+    agent = SearchAgent(seed=1, nodes=300, max_depth=2)
+    before = time.perf_counter()
+    agent.analyse(state, nodes=300)
+    elapsed = time.perf_counter() - before
+    assert 0.0 < agent.stats["seconds"] <= elapsed
