@@ -40,6 +40,7 @@ from .errors import encode_json
 if TYPE_CHECKING:
     from .ai_pool import AIPool
 from .conditions_text import PROMPTS as CONDITIONS_PROMPTS
+from .glory_text import PROMPTS as GLORY_PROMPTS
 from .keepers_text import PROMPTS as KEEPERS_PROMPTS
 from .text import Line, LogContext, describe, note_before, result_text
 
@@ -81,6 +82,7 @@ PROMPTS: dict[str, tuple[str, str]] = {
     "lantern_step": ("Lantern: your carrier may take 1 step, or pass.",
                      "Farol: tu portador puede dar 1 paso, o pasa."),
     **KEEPERS_PROMPTS,
+    **GLORY_PROMPTS,
     **CONDITIONS_PROMPTS,
 }
 

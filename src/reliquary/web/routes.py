@@ -261,7 +261,21 @@ def meta_of(content: Content) -> dict[str, Any]:
         "levels": list(LEVELS),
         "modules": modules_meta(),
         "rulesets": rulesets_meta(),
+        "glory": glory_meta(),
     }
+
+
+def glory_meta() -> dict[str, Any]:
+    """Glory & Support's cards for the page (MODULES.md §5.4): each objective and upgrade
+    with its texts, and the phase table, from the module's data."""
+    from ..engine.modules.glory import DATA
+
+    return {"objectives": [{"id": o.id, "timing": o.timing, "glory": o.glory,
+                            "text": {"en": o.en, "es": o.es}} for o in DATA.objective],
+            "upgrades": [{"id": u.id, "cost": u.cost, "condition": u.condition,
+                          "text": {"en": u.en, "es": u.es}} for u in DATA.upgrade],
+            "table": [{"sides": list(r.sides), "phase_rounds": r.phase_rounds,
+                       "markers": r.markers} for r in DATA.table]}
 
 
 def rulesets_meta() -> list[dict[str, Any]]:

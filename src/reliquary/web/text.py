@@ -15,14 +15,18 @@ from typing import Any
 from ..content import game_names
 from ..engine import SIDES, Content, Entry, Event, Geometry, State
 from ..engine.modules.conditions import MODULE as _CONDITIONS
+from ..engine.modules.glory import MODULE as _GLORY
 from ..engine.modules.keepers import MODULE as _KEEPERS
 from .conditions_text import event_line as conditions_line
+from .glory_text import event_line as glory_line
 from .keepers_text import event_line as keepers_line
 
 #: The events of Keepers' Relics, told by keepers_text.
 KEEPERS_EVENTS = frozenset(_KEEPERS.events)
 #: The events of Conditions, told by conditions_text.
 CONDITIONS_EVENTS = frozenset(_CONDITIONS.events)
+#: The events of Glory & Support, told by glory_text.
+GLORY_EVENTS = frozenset(_GLORY.events)
 
 SIDE = {"en": ("Key", "Skull"), "es": ("Llave", "Calavera")}
 KIND = {"en": ("Minion", "Hero"), "es": ("Esbirro", "Héroe")}
@@ -324,6 +328,8 @@ def _event_line(ctx: LogContext, ev: Event) -> Line | None:
                 "es": f"Fin de la ronda {d['round']}: la Vigilia está en {d['value']}."}
     if k in CONDITIONS_EVENTS:  # Conditions (MODULES.md §4)
         return conditions_line(k, d, name, pc)
+    if k in GLORY_EVENTS:  # Glory & Support (MODULES.md §5)
+        return glory_line(k, d, ctx.side, name)
     if k in KEEPERS_EVENTS:  # Keepers' Relics (MODULES.md §6)
         return keepers_line(k, d, ctx.side, name,
                             pc if "owner" in d and "hero" in d else lambda lang: "")

@@ -2,6 +2,7 @@
 // Drawing only: which squares are options always comes from the server.
 import {esc, sideName, t} from "./i18n.js";
 import {keepersSVG} from "./keepers.js";
+import {glorySVG} from "./glory.js";
 import {conditionMarks, conditionsSVG, conditionsTitle} from "./conditions.js";
 
 export const CELL = 60;
@@ -136,6 +137,7 @@ export function boardSVG(v, opts) {
     }
   }
   parts.push(keepersSVG(pos, name => centre(name, n, bottom)));  // Keepers' Relics tokens
+  parts.push(glorySVG(pos, name => centre(name, n, bottom)));  // Glory's objective markers
   parts.push(conditionsSVG(pos, name => centre(name, n, bottom)));  // a Paralyzed to come
   if (pv) pvMarks(["attack"]);
   // option squares last: on top, clickable and focusable

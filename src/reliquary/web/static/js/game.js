@@ -9,6 +9,7 @@ import {logHTML} from "./log.js";
 import {hintArrows, hintHTML} from "./hint.js";
 import {decisionOptions} from "./prompt.js";
 import {keepersStatusHTML} from "./keepers.js";
+import {gloryStatusHTML} from "./glory.js";
 import {interactPreviewHTML, rollLabel} from "./conditions.js";
 import {helpHTML} from "./help.js";
 import {animate, pace, skip as skipAnimation} from "./anim.js";
@@ -333,6 +334,7 @@ function render(v, entries) {
     <section class="game mode-${esc(v.mode)}${S.drawer ? " drawer-open" : ""}" id="game">
       <div class="status-row" id="status-row"><span class="status" id="status">${statusHTML(v)}</span>
         ${vigilHTML(pos.vigil)}${roll}${keepersStatusHTML(pos)}${clocksHTML(v)}${evalBar}</div>
+      ${gloryStatusHTML(pos, meta)}
       <div class="board-box" id="board-box">${boardSVG(v, {bottom: me, squares: opts.squares, alt,
         preview: currentPreview(v), hint: S.hint && S.hint.best,
         chosen: S.ui.escortFrom, subject: d && d.piece, arrows: boardArrows(v)})}
@@ -647,9 +649,10 @@ export function setRouter(fn) { S.router = fn; }
 function onSocial(state, tick) {
   if (!S.view || state.id !== S.gameId) return;
   if (!tick) {
-    const fresh = (state.messages || []).filter(m => m.n > (S.lastMessage || 0));
-    if (S.lastMessage !== undefined && S.lastMessage !== null && fresh.length) showBubble(fresh[fresh.length - 1]);
-    S.lastMessage = Math.max(S.lastMessage || 0, ...(state.messages || []).map(m => m.n));
+    // new messages by the server's time (a restarted server numbers them from 1 again)
+    const fresh = (state.messages || []).filter(m => m.at > (S.lastMessage || 0));
+    if (S.lastMessage !== undefined && fresh.length) showBubble(fresh[fresh.length - 1]);
+    S.lastMessage = Math.max(S.lastMessage || 0, ...(state.messages || []).map(m => m.at));
     if (S.lastOffer && S.lastOffer.mine && !state.offer && S.view && !S.view.result
         && S.view.rev === S.lastOffer.rev) flash(t("offer_declined"));
     S.lastOffer = state.offer;

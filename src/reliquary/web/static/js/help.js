@@ -1,6 +1,7 @@
 // Help while playing: both factions' attack lines and passives, both rites, the modes.
 import {esc, t, text, factionName, riteName, sideName} from "./i18n.js";
 import {keepersHelp} from "./keepers.js";
+import {gloryHelp} from "./glory.js";
 import {conditionsHelp} from "./conditions.js";
 
 function factionBlock(meta, side, id, label) {
@@ -41,6 +42,7 @@ export function helpHTML(meta, v, me) {
       <li data-help-mode="pass">${esc(t("help_pass"))}</li>
     </ul>
     ${keepersHelp(pos)}
+    ${gloryHelp(pos)}
     ${conditionsHelp(pos)}
     <p><a href="/rules" target="_blank" rel="noopener">${esc(t("rules"))}</a> ·
        <a href="/spec" target="_blank" rel="noopener">${esc(t("spec"))}</a></p>

@@ -2,6 +2,7 @@
 // and for a `play` decision the modes of each card. Nothing here judges legality.
 import {t, text, factionName, riteName} from "./i18n.js";
 import {keepersLabel} from "./keepers.js";
+import {gloryLabel} from "./glory.js";
 import {conditionsLabel, conditionsNote} from "./conditions.js";
 
 export const MODE_ORDER = ["move", "attack", "regroup", "rite", "pass"];
@@ -34,6 +35,9 @@ export function decisionOptions(meta, v, ui) {
       out.buttons.push({opt, label: d.kind === "lunge" ? t("stay") : t("pass")});
     } else if (SQUARE.test(opt)) {
       out.squares.add(opt);
+    } else if (gloryLabel(d.kind, opt, meta)) {  // an objective or an upgrade, with its text
+      const g = gloryLabel(d.kind, opt, meta);
+      out.buttons.push({opt, label: g.label, note: g.note});
     } else {
       const note = conditionsNote(d.kind, opt);
       out.buttons.push({opt, label: keepersLabel(d.kind, opt) || conditionsLabel(d.kind, opt) || opt,
