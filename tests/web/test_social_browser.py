@@ -297,3 +297,29 @@ def test_the_waiting_host_on_a_phone_sees_the_code_and_the_tools_on_one_line(
         "els => els.map(e => Math.round(e.getBoundingClientRect().top))")
     assert len(set(tops)) == 1, tops  # the offer buttons keep only their signs
     assert host.evaluate("document.scrollingElement.scrollHeight") <= 844
+
+
+def test_the_room_comes_back_after_a_server_restart(pages: Pages, tmp_path: Any) -> None:
+    srv = Server(tmp_path / "games.db", free_port())
+    srv.start()
+    try:
+        _game, host, guest = online_pair(pages, srv)
+        for n, preset in enumerate(("hello", "good_luck", "thanks")):
+            # the room's count goes past what the new process will start from
+            guest.select_option("#preset-select", preset)
+            host.wait_for_function("n => document.querySelectorAll('#messages li.message')"
+                                   ".length === n", arg=n + 1)
+            guest.wait_for_timeout(1100)  # one message a second
+        srv.kill()
+        srv.start()  # the same port and database: the pages reconnect by themselves
+        host.wait_for_function("() => document.querySelectorAll('#messages li.message')"
+                               ".length === 0", timeout=20_000)  # a new room
+        host.wait_for_selector("#presence-skull[data-state='here']", timeout=20_000)
+        guest.wait_for_selector("#preset-select option[value='bye']", state="attached")
+        guest.select_option("#preset-select", "bye")
+        host.wait_for_function("() => (document.getElementById('bubble') || {}).textContent"
+                               "?.includes('Bye!')", timeout=15_000)
+    finally:
+        srv.kill()
+    # the pages' tries while the server was down, and only those, were refused
+    pages.errors[:] = [e for e in pages.errors if "ERR_CONNECTION_REFUSED" not in e]

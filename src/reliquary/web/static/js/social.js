@@ -66,7 +66,7 @@ export function openSocial(gameId, token, onState) {
     socket.onmessage = ev => {
       let msg;
       try { msg = JSON.parse(ev.data); } catch { return; }
-      if (msg.type === "social" && msg.id === gameId) take(msg, onState);
+      if (msg.type === "social" && msg.id === gameId) take(msg, onState, true);
       if (msg.type === "error") room.stopped = true;  // not this game's seat, or no game
     };
     socket.onclose = () => {
@@ -89,8 +89,10 @@ export function closeSocial() {
   room.state = null;
 }
 
-function take(state, onState) {
-  if (room.state && state.version < room.state.version) return;  // an older answer
+// `ordered`: from the socket, in order (a restarted server counts from 0 again); an
+// HTTP answer older than what the socket brought is dropped.
+function take(state, onState, ordered = false) {
+  if (!ordered && room.state && state.version < room.state.version) return;
   room.state = state;
   room.at = performance.now();
   onState(state, false);
