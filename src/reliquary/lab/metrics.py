@@ -364,8 +364,8 @@ def bradley_terry(g: pl.DataFrame, prior: float = 0.5) -> dict[str, Any]:
     else:
         with_rites = False
     if np.linalg.matrix_rank(x[:, keep]) < len(keep):
-        raise ValueError("the factions' games do not connect them all (or seat, first "
-                         "move and rites are confounded): strengths are not identifiable")
+        raise ValueError("the factions' games do not connect them all (or seat and first "
+                         "move are confounded): strengths are not identifiable")
     model = sm.GLM(y, x[:, keep], family=sm.families.Binomial(), freq_weights=w)
     fit = model.fit()
     params = np.zeros(n_cols)
