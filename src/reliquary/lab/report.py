@@ -286,8 +286,8 @@ def fig_card_modes(g: pl.DataFrame, label: str) -> Any:
     plt = _mpl()
     usage = M.card_mode_usage(g)
     cards = sorted(set(usage["card"].to_list()))
-    modes = [m for m in ("move", "attack", "regroup", "rite", "pass")
-             if m in set(usage["mode"].to_list())]
+    modes = [m for m in ("move", "attack", "regroup", "rite", "interact", "pass")
+             if m in set(usage["mode"].to_list())]  # INTERACT: the rule modules' (M-MOD-3)
     grid = np.zeros((len(cards), len(modes)))
     for row in usage.iter_rows(named=True):
         grid[cards.index(row["card"]), modes.index(row["mode"])] = row["per_game"]
