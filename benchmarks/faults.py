@@ -940,9 +940,10 @@ class Baseline:
         return not self.unimportable[module]
 
 
-#: Modules whose code the tests also run in worker processes, which coverage here
-#: does not see: when the tests that ran a fault's line pass, the rest run too.
-SPAWNED = frozenset({"web/ai_pool.py", "lab/runner.py"})
+#: Modules whose code the tests also run in other processes (workers, a server started
+#: by the test), which coverage here does not see: when the tests that ran a fault's
+#: line pass, the rest run too.
+SPAWNED = frozenset({"web/ai_pool.py", "lab/runner.py", "web/live.py"})
 
 
 class Reach:

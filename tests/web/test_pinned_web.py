@@ -216,6 +216,8 @@ def test_an_ai_game_s_bar_is_the_human_s_view(make_client: MakeClient) -> None:
             break
     assert view["evaluation"] == ai_evaluation(pool, game["id"], state, SKULL)
     assert view["evaluation"] != ai_evaluation(pool, game["id"], state, KEY)
+    if not state.is_terminal and not state.is_chance and state.current_player == SKULL:
+        assert view["ai"]["state"] == "idle"  # the human's turn: the AI is not thinking
 
 
 # ---------------------------------------------------------------------- limits
