@@ -19,6 +19,7 @@ from textual.widget import Widget
 from ..engine import SIDES, Card, State
 from ..engine.geometry import FILES
 from ..engine.visibility import SPECTATOR, may_see, pending_secrets
+from ..text import CONDITION_MARKS
 from ..web.text import names_of
 from .i18n import side, t
 
@@ -48,6 +49,13 @@ class BoardScene:
     flip: bool = False                                   # Skull's back row at the bottom
 
 
+def _condition_mark(name: str, value: int) -> str:
+    """A condition's mark: the text board's letter (``b2`` Burning 2, ``z`` Paralyzed)."""
+    if name in ("veil", "aegis"):
+        return name[0]
+    return CONDITION_MARKS.get(name, name[:1]) + (str(value) if value else "")
+
+
 def cell_text(state: State, sq: int, width: int) -> tuple[str, str]:
     """A square's text (``width`` characters) and its style."""
     piece = state.piece_at(sq)
@@ -59,7 +67,8 @@ def cell_text(state: State, sq: int, width: int) -> tuple[str, str]:
         # Marks: + carries a relic, x harrowed, then each condition's initial (v Veil,
         # a Aegis, and any module's conditions), as many as the cell holds.
         mark = ("+" if state.carried_relic(piece) >= 0 else "") + (
-            "x" if piece.harrowed else "") + "".join(c[0][:1] for c in piece.conds)
+            "x" if piece.harrowed else "") + "".join(
+                _condition_mark(c[0], c[1]) for c in piece.conds)
         text = f"{letter}{piece.hp}{mark}{relic}"
         return text[:width].center(width), PIECE_STYLES[piece.owner]
     if state.is_ruin(sq):
