@@ -286,8 +286,9 @@ def test_faction_spread_interval_with_a_rare_faction() -> None:
     """A third faction in one game only (resamples often leave it out): the interval
     still comes out, within 0..1."""
     rows = [*_spread_games(20, 40), game(faction_key="c", faction_skull="a", winner="key")]
-    out = M.faction_spread_interval(table(rows), samples=300, seed=1)
-    assert 0.0 <= out["low"] <= out["value"] <= out["high"] <= 1.0
+    for seed in range(8):  # some resample leaves "c" out of its last row
+        out = M.faction_spread_interval(table(rows), samples=50, seed=seed)
+        assert 0.0 <= out["low"] <= out["value"] <= out["high"] <= 1.0, seed
 
 
 def test_the_headline_names_the_faction_spread_when_factions_are_known() -> None:
