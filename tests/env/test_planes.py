@@ -130,3 +130,36 @@ def test_placed_planes_count_each_side_s_pieces_placed_out_of_all(content: Conte
         named = planes(state, player)
         assert scalar(named, "own_placed") == pytest.approx(own / (minions + 1)), player
         assert scalar(named, "enemy_placed") == pytest.approx(enemy / (minions + 1)), player
+
+
+def test_a_decided_game_rewards_the_winner_1_and_the_loser_minus_1() -> None:
+    """Random play under a short Vigil (V2 decides most games); a draw gives both 0."""
+    decided = 0
+    for seed in range(6):
+        game = raw_env(settings={"round_cap": 30, "vigil_start": 1}, quick_setup=True)
+        game.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        totals = {"key": 0.0, "skull": 0.0}
+        for agent in game.agent_iter():
+            obs, reward, terminated, truncated, _ = game.last()
+            totals[agent] += reward
+            if terminated or truncated:
+                game.step(None)
+                continue
+            game.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        winner = game.engine.winner
+        if winner is None:
+            assert totals == {"key": 0.0, "skull": 0.0}
+            continue
+        decided += 1
+        won, lost = ("key", "skull") if winner == KEY else ("skull", "key")
+        assert (totals[won], totals[lost]) == (1.0, -1.0), seed
+    assert decided
+
+
+def test_the_environment_takes_settings_as_an_object_or_as_a_dict() -> None:
+    from reliquary.engine import Settings
+
+    given = Settings(round_cap=30, vigil_start=4)
+    assert raw_env(settings=given).settings == given
+    assert raw_env(settings={"round_cap": 30, "vigil_start": 4}).settings == given
