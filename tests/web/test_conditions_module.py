@@ -94,3 +94,11 @@ def test_the_lobby_lists_the_module_and_its_options(client: TestClient) -> None:
     settings = game["settings"]
     assert settings["modules"] == ["conditions"] and settings["conditions.dread"] == "hero"
     assert settings["conditions.actions"] == ["focus"]
+
+
+def test_the_rules_page_has_the_module_in_both_languages(client: TestClient) -> None:
+    for lang, heading in (("en", "Optional module: Conditions"),
+                          ("es", "Módulo opcional: Condiciones")):
+        response = client.get("/api/rulebook", params={"lang": lang})
+        assert response.status_code == 200
+        assert heading in response.text
