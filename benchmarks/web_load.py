@@ -452,7 +452,8 @@ def main() -> None:
                         help="throughput only: measure a baseline source tree (DIR, its "
                              "src/ as for --server-pythonpath) and this one alternately in "
                              "this run, and print the ratios (what a shared, loaded "
-                             "machine can tell)")
+                             "machine can tell); with --server-pythonpath, that tree "
+                             "is the current one")
     parser.add_argument("--rounds", type=int, default=3,
                         help="with --compare: baseline/current pairs per configuration")
     parser.add_argument("--clients", type=int, default=1,
@@ -548,7 +549,8 @@ def compare(baseline: str, databases: list[str], processes: list[int], games: li
     """Throughput of a baseline tree and of this one, measured alternately (baseline,
     current, baseline, current …) so that both see the same load; per configuration the
     ratios of the medians: decisions/s, server CPU per decision, p50 and p99."""
-    trees = {"baseline": {"PYTHONPATH": baseline}, "current": {}}
+    current = {"PYTHONPATH": args.server_pythonpath} if args.server_pythonpath else {}
+    trees = {"baseline": {"PYTHONPATH": baseline}, "current": current}
     print(f"\nbaseline: {baseline}; {args.rounds} alternating rounds of {args.seconds:g} s "
           "per tree and configuration (SQLite only)")
     print("\n| tree | round | processes | games | decisions/s | p50 ms | p99 ms "
