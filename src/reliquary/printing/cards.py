@@ -78,6 +78,10 @@ def table_faces(ctx: Context) -> list[Face]:
         from .conditions_print import conditions_cards
 
         helps.extend(conditions_cards(ctx))
+    if "glory" in ctx.options.rules.modules:  # Glory & Support (MODULES.md §5)
+        from .glory_print import glory_cards
+
+        helps.extend(glory_cards(ctx))
     return ([Face("help", ctx.text(h.title), h) for h in helps]
             + [Face("rite", r.id, r) for r in ctx.content.rites]
             + [Face("help", ctx.text(h.title), h) for h in later])

@@ -73,6 +73,11 @@ def token_groups(ctx: Context) -> list[Group]:
 
         groups.extend(Group(title, d, painters, square)
                       for title, d, painters, square in conditions_groups(ctx))
+    if "glory" in ctx.options.rules.modules:  # Glory & Support (MODULES.md §5)
+        from .glory_print import glory_groups
+
+        groups.extend(Group(title, d, painters, square)
+                      for title, d, painters, square in glory_groups(ctx))
     if "keepers" in ctx.options.rules.modules:  # Keepers' Relics (MODULES.md §6)
         from .keepers_print import keepers_groups
 
