@@ -63,3 +63,19 @@ def test_a_glory_game_through_the_api_reaches_an_end_phase_and_tells_it(
     assert any("draws the objective" in line["en"] for line in log)
     assert any(line["en"].startswith("End phase 1") for line in log)
     assert any(line["es"].startswith("Fase final 1") for line in log)
+
+
+def test_the_attack_preview_shows_support_and_why() -> None:
+    from reliquary import default_content
+    from reliquary.engine import KEY, SKULL, Builder
+    from reliquary.web.preview import preview_of
+
+    s = (Builder(default_content(), 8, factions=("pyre-choir", "bone-wardens"),
+                 modules=("glory",))
+         .hero(KEY, "d4").hero(SKULL, "h8").minion(SKULL, "d5", hp=3, max_hp=3)
+         .minion(KEY, "c5").minion(SKULL, "a7").hands(key=["Bolt", "Smite", "Hook"]).build())
+    out = preview_of(s, frozenset({KEY}), "Bolt:attack")
+    assert out["support"]["d4"]["d5"] == {"bonus": 1, "attackers": 1, "defenders": 0}
+    # Smite's Minion line deals no damage: no Support shown for the Minion at c5
+    smite = preview_of(s, frozenset({KEY}), "Smite:attack")
+    assert "c5" not in smite["support"]

@@ -134,11 +134,40 @@ def preview_of(state: State, seats: frozenset[int], token: str) -> dict[str, Any
             _explore(child, player, found, budget)
             out["pieces"][format_option(after, option)] = {
                 key: sorted(value) for key, value in found.items()}
+        if "glory" in state.settings.modules and chosen.mode == "attack":
+            out["support"] = _support_preview(state, player, chosen.card, out["pieces"])
     elif first.kind == "interact":  # M-MOD-3: each module action, who can take it, on what
         out["actions"] = {str(action): _action_preview(after, player, action)
                           for action in first.options}
     else:  # REGROUP or RITE: squares of the board, no piece of its own
         out["squares"] = sorted(_squares(after, list(first.options)))
+    return out
+
+
+def _support_preview(state: State, player: int, card: str,
+                     pieces: dict[str, dict[str, list[str]]]) -> dict[str, Any]:
+    """M-GLORY-11 for the attack preview: for each attacker's square and each enemy it may
+    hit, the Support's ±1 from where it stands and why (A: its other pieces next to the
+    target; D: the target's next to it), where a hit would deal line damage."""
+    from ..engine.modules.glory import rules_of
+
+    rules = rules_of(state)
+    geo = state.geometry
+    out: dict[str, Any] = {}
+    for frm, marks in pieces.items():
+        attacker = state.piece_at(geo.parse(frm))
+        if attacker is None:
+            continue
+        line = state.line_for(card, attacker)
+        if not (line.effect == "ordeal" or (line.effect == "strike" and line.damage >= 1)):
+            continue
+        for to in marks.get("attack", []):
+            target = state.piece_at(geo.parse(to))
+            if target is None or target.owner == player:
+                continue
+            bonus, a, d = rules.support(state, attacker, target)
+            if bonus:
+                out.setdefault(frm, {})[to] = {"bonus": bonus, "attackers": a, "defenders": d}
     return out
 
 

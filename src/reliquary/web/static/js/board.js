@@ -2,7 +2,7 @@
 // Drawing only: which squares are options always comes from the server.
 import {esc, sideName, t} from "./i18n.js";
 import {keepersSVG} from "./keepers.js";
-import {glorySVG} from "./glory.js";
+import {glorySVG, supportBadge} from "./glory.js";
 import {conditionMarks, conditionsSVG, conditionsTitle} from "./conditions.js";
 
 export const CELL = 60;
@@ -91,6 +91,7 @@ export function boardSVG(v, opts) {
             ? `<circle class="pv pv-attack" r="27" cx="${cx}" cy="${cy}"/><path class="pv-x" d="M${cx + 15} ${cy + 18} l9 9 m0 -9 l-9 9"/>`
             : `<circle class="pv pv-${kind}" r="${kind === "move" ? 10 : 7}" cx="${cx}" cy="${cy}"/>`;
           parts.push(`<g class="pv-mark" data-pv="${kind}" data-from="${from}" data-to="${sq}">${shape}</g>`);
+          if (kind === "attack") parts.push(supportBadge(pv, from, sq, cx, cy));  // Glory's ±1
         }
       }
     }

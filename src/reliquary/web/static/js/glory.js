@@ -11,12 +11,14 @@ addStrings({
     gl_marker: "Objective marker", gl_shrine: "Shrine (2 Glory at the final End phase)",
     gl_objectives: "Objectives", gl_upgrades: "Upgrades", gl_end_phase: "End phase",
     gl_surge: "Surge", gl_deck: "left in the deck", gl_no_end: "no fixed end",
+    gl_support: "Support", gl_support_why: "of your other pieces next to the target, against", gl_support_why2: "of theirs next to the attacker",
     gl_help: "Glory & Support: a kill gives the other side 1 Glory; objectives score Glory — surge ones at the end of your own turn, End-phase ones at the End phase after each phase of rounds. Hands are public. At an End phase each player in turn scores, may discard objectives, may buy one upgrade with unspent Glory (it stays on the piece) and draws back up to 2. After the last phase the most Glory wins (spent Glory counts), then the most markers held. Support: when more of the attacker's other pieces stand next to the target than the defender's next to the attacker, the hit deals 1 more; the other way round, 1 less."},
   es: {gl_glory: "Gloria", gl_unspent: "sin gastar", gl_end_in: "Fase final en", gl_rounds: "rondas",
     gl_round: "ronda", gl_phase: "fase", gl_of: "de", gl_markers: "marcadores controlados",
     gl_marker: "Marcador de objetivo", gl_shrine: "Santuario (2 de Gloria en la última fase final)",
     gl_objectives: "Objetivos", gl_upgrades: "Mejoras", gl_end_phase: "Fase final",
     gl_surge: "Oleada", gl_deck: "quedan en el mazo", gl_no_end: "sin final fijo",
+    gl_support: "Apoyo", gl_support_why: "de tus otras piezas junto al objetivo, contra", gl_support_why2: "de las suyas junto al atacante",
     gl_help: "Gloria y Apoyo: cada muerte da 1 de Gloria al otro bando; los objetivos dan Gloria — los de oleada al final de tu propio turno, los de fase final en la fase final tras cada fase de rondas. Las manos son públicas. En una fase final cada jugador, por turno, puntúa, puede descartar objetivos, puede comprar una mejora con Gloria sin gastar (se queda en la pieza) y roba hasta tener 2. Tras la última fase gana quien tenga más Gloria (la gastada cuenta), luego quien controle más marcadores. Apoyo: si junto al objetivo hay más piezas del atacante que piezas del defensor junto al atacante, el impacto hace 1 más; al revés, 1 menos."},
 });
 
@@ -112,4 +114,13 @@ export function gloryLabel(kind, opt, meta) {
 
 export function gloryHelp(pos) {
   return gloryOn(pos) ? `<p class="glory-help">${esc(t("gl_help"))}</p>` : "";
+}
+
+// The attack preview's Support (M-GLORY-11): "+1" or "−1" by the target, and why.
+export function supportBadge(pv, from, sq, cx, cy) {
+  const s = pv && pv.support && pv.support[from] && pv.support[from][sq];
+  if (!s) return "";
+  const sign = s.bonus > 0 ? "+1" : "−1";
+  const why = `${t("gl_support")} ${sign}: ${s.attackers} ${t("gl_support_why")} ${s.defenders} ${t("gl_support_why2")}`;
+  return `<g class="pv-support ${s.bonus > 0 ? "plus" : "minus"}" data-support="${esc(sign)}" data-from="${esc(from)}" data-to="${esc(sq)}" transform="translate(${cx - 18} ${cy - 18})"><rect x="-11" y="-8" width="22" height="15" rx="3"/><text y="4">${sign}</text><title>${esc(why)}</title></g>`;
 }
