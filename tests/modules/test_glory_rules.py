@@ -620,3 +620,27 @@ def test_bad_data_names_the_file_and_field(tmp_path: Any) -> None:
     bad.write_text(text.replace('condition = "heavy"', 'condition = "hefty"'))
     with pytest.raises(ContentError, match="unknown condition 'hefty'"):
         load_glory_data(str(bad))
+
+
+def test_the_hint_explains_an_end_phase_choice_by_the_cards_text() -> None:
+    from reliquary.ai.hint import _explain
+
+    s = end_phase_position()
+    state = gs(s)
+    state.hands = [["Cull", "Seize"], ["Muster", "Breach"]]
+    end_round(s)
+    assert s.decision().kind == g.DISCARD
+    lines = _explain(s, ["Cull"])
+    assert lines and lines[0]["token"] == "Cull"
+    assert "2 enemy pieces were killed" in lines[0]["en"] and "Fase final" in lines[0]["es"]
+
+
+def test_discards_come_one_at_a_time_until_a_pass() -> None:
+    s = end_phase_position()
+    gs(s).hands = [["Cull", "Seize"], ["Muster", "Breach"]]
+    end_round(s)
+    go(s, "Seize")
+    assert s.decision().kind == g.DISCARD and set(s.decision().options) == {"Cull", PASS}
+    go(s, "pass")
+    assert s.decision().kind != g.DISCARD or s.decision().player == SKULL
+    assert gs(s).gone == ["Seize"]

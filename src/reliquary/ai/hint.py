@@ -196,11 +196,16 @@ def _explain(state: State, line: list[Option]) -> list[dict[str, str]]:
     from ..engine.modules import get
 
     texts: dict[str, dict[str, str]] = {}
+    cards: dict[str, dict[str, str]] = {}
     for name in state.settings.modules:
         for action in getattr(get(name).data, "action", ()):
             text = getattr(action, "text", None)
             if text is not None:
                 texts[action.id] = {"en": text.en, "es": text.es}
+        # M-GLORY's cards: an objective to discard or an upgrade to buy, by their texts
+        for entry in (*getattr(get(name).data, "objective", ()),
+                      *getattr(get(name).data, "upgrade", ())):
+            cards[entry.id] = {"en": f"{entry.id}: {entry.en}", "es": f"{entry.id}: {entry.es}"}
     out: list[dict[str, str]] = []
     s = state.clone()
     for option in line:
@@ -212,6 +217,9 @@ def _explain(state: State, line: list[Option]) -> list[dict[str, str]]:
             out.append({"token": token, **INTERACT_NOTE})
         elif kind == "interact" and isinstance(option, str) and option in texts:
             out.append({"token": token, **texts[option]})
+        elif kind in ("discard_objective", "upgrade") and isinstance(option, str) \
+                and option in cards:
+            out.append({"token": token, **cards[option]})
         s.apply(option)
     return out
 
