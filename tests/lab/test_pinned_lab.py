@@ -218,6 +218,7 @@ def test_kills_are_credited_to_the_seat_whose_minions_died_and_tiebreaks_to_vigi
             if event.kind == "kill" and not event.data["hero"]:
                 lost[event.data["owner"]] += 1
         assert (row["killed_key"], row["killed_skull"]) == tuple(lost)
+        assert row["drops"] == sum(event.kind == "drop" for event in state.events)
         assert (row["rounds"], row["turns"]) == (state.rounds, sum(state.turns_taken))
         damage = [0, 0]  # Hero damage, by the seat of the Hero that took it
         vigils = [state.settings.vigil_start]
@@ -316,3 +317,11 @@ def test_play_options_are_the_mean_options_of_each_seat_s_play_decisions(
     for seat, column in enumerate(("play_options_key", "play_options_skull")):
         assert seen[seat] and row[column] == pytest.approx(sum(seen[seat]) / len(seen[seat]))
         assert row[column] > 1.0
+
+
+def test_a_spread_that_chance_always_reaches_has_a_p_value_of_1() -> None:
+    """Equal factions: a spread of 0, which every permuted spread reaches (p = 1, not
+    more), over exactly the draws asked for."""
+    out = M.faction_spread_interval(table(_spread_games(20, 40)), samples=60, seed=2)
+    assert out["value"] == pytest.approx(0.0)
+    assert out["p"] == pytest.approx(1.0) and out["samples"] == 60

@@ -322,10 +322,16 @@ def test_a_sheet_title_below_the_cards_keeps_clear_of_the_crop_marks(content: Co
         assert max(ch["bottom"] for ch in title) <= page.height - MARGIN
 
 
-def test_a_token_group_s_title_is_on_the_page_of_its_first_tokens(content: Content) -> None:
+@pytest.mark.parametrize("modules", [(), ("conditions", "keepers")])
+def test_a_token_group_s_title_is_on_the_page_of_its_first_tokens(
+        content: Content, modules: tuple[str, ...]) -> None:
     """No group title is left alone at the foot of a tokens page: below the lowest title
-    on each page there are tokens."""
-    with _pdf(content, sheets=("tokens",), lang="en") as pdf:
+    on each page there are tokens (the modules' tokens take the set over three pages)."""
+    from reliquary.engine import Settings
+
+    with _pdf(content, sheets=("tokens",), lang="en",
+              settings=Settings(modules=modules)) as pdf:
+        assert len(pdf.pages) >= (3 if modules else 1)
         for page in pdf.pages:
             outlines = [o for o in page.curves + page.rects if abs(o["linewidth"] - 0.4) < 0.01
                         and o["stroke"] and not o["fill"]]
