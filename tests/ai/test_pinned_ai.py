@@ -229,3 +229,13 @@ def test_a_search_reports_the_seconds_it_took(build: Any) -> None:
     agent.analyse(state, nodes=300)
     elapsed = time.perf_counter() - before
     assert 0.0 < agent.stats["seconds"] <= elapsed
+
+
+def test_an_agent_with_repetition_on_searches_against_the_game_s_seen_positions(
+        build: Any) -> None:
+    state = (build().hero(KEY, "d3").hero(SKULL, "d5").relic(KEY, "b2").relic(SKULL, "g7")
+             .hands(key=["Pilgrim", "Crossroads", "Sidewind"]).build())
+    agent = SearchAgent(seed=1, nodes=200, max_depth=1)
+    agent.seen[repetition_key(state)] = 1
+    *_, searcher = agent.analyse(state, nodes=200)
+    assert agent.repetition and searcher.seen is agent.seen

@@ -341,3 +341,23 @@ def test_a_token_group_s_title_is_on_the_page_of_its_first_tokens(
             assert outlines and titles
             assert max(ch["top"] for ch in titles) < max(o["top"] for o in outlines), (
                 page.page_number)
+
+
+def test_run_on_sheet_pages_are_numbered_from_1(content: Content) -> None:
+    """A4 with 3 mm bleed: the card sheets run on over five pages, titled 1/5 … 5/5."""
+    with _pdf(content, sheets=("cards", "factions", "table"), lang="en", bleed_mm=3.0) as pdf:
+        pages = [squash(page.extract_text()) for page in pdf.pages]
+    count = len(pages)
+    assert count > 1
+    for number, text in enumerate(pages, start=1):
+        assert f"·{number}/{count}" in text, (number, text[-80:])
+
+
+def test_the_tokens_page_title_is_clear_of_the_first_group_s_title(content: Content) -> None:
+    with _pdf(content, sheets=("tokens",), lang="en") as pdf:
+        page = pdf.pages[0]
+        lines: dict[float, list[Any]] = {}
+        for ch in page.chars:
+            lines.setdefault(round(ch["top"], 1), []).append(ch)
+        first, second = sorted(lines)[:2]
+        assert max(ch["bottom"] for ch in lines[first]) <= min(ch["top"] for ch in lines[second])
