@@ -73,8 +73,8 @@ def fresh(area: str, name: str, module: str, old: str, new: str, why: str,
 
 
 def pinned(area: str, name: str, module: str, old: str, new: str, why: str) -> Fault:
-    """A survivor of the generated sample A (seed 1), pinned by a test afterwards and
-    kept here as a text fault so that the pin stays checked (batch 3)."""
+    """A survivor of a generated sample (A: seed 1, B: seed 2), pinned by a test
+    afterwards and kept here as a text fault so that the pin stays checked (batch 3)."""
     return Fault(area, name, module, ((old, new),), why, batch=3)
 
 
@@ -443,8 +443,8 @@ FAULTS: tuple[Fault, ...] = (
           "self._regroup_limit = limit or -1", "VAR1 regroup_limit=0 allows any number"),)
 
 
-#: Batch 3: the survivors of the generated sample A (``--generate 10 --seed 1``) that a
-#: test now pins (docs/testing.md lists the others, each explained).
+#: Batch 3: the survivors of the generated samples A and B (``--generate 10 --seed 1``,
+#: ``--seed 2 --avoid 1``) that a test now catches (docs/testing.md explains the others).
 PINNED: tuple[Fault, ...] = (
     pinned("web", "a-json-depth-byte-255", "web/guard.py",
            "range(256) if b not in", "range(255) if b not in",
@@ -518,6 +518,47 @@ PINNED: tuple[Fault, ...] = (
     pinned("ai", "a-guard-inverted", "ai/evaluation.py",
            "if p.sq == sq and p.owner == relic:", "if p.sq == sq and p.owner != relic:",
            "a piece on its own relic no longer counts as guarding it"),
+    # -- sample B (seed 2): survivors pinned afterwards, or caught once the run gave
+    #    their module its own tests (spec) or its server process (live)
+    pinned("web", "b-live-poll-inverted", "web/live.py",
+           "if seen.get(game_id) != fingerprint:", "if seen.get(game_id) == fingerprint:",
+           "on SQLite, watchers hear of nothing another process does"),
+    pinned("web", "b-ai-thinking-on-human-turn", "web/games.py",
+           "and state.current_player == session.ai_seat())}",
+           "and state.current_player != session.ai_seat())}",
+           "the view says the AI thinks on the human's turn"),
+    pinned("lab", "b-drops-double", "lab/runner.py",
+           "            drops += 1", "            drops += 2", "relic drops counted twice"),
+    pinned("lab", "b-spread-draws-chunk", "lab/metrics.py",
+           "m = min(chunk, samples - start)", "m = max(chunk, samples - start)",
+           "the spread's p-value over more draws than asked (above 1)"),
+    pinned("lab", "b-module-subset-one", "lab/spec.py",
+           "names = [subset] if isinstance(subset, str) else subset",
+           "names = [subset] if True else subset",
+           "a spec's list of modules is refused"),
+    pinned("lab", "b-rites-pair-index", "lab/spec.py",
+           "if pair[0] == pair[1]:", "if pair[0] == pair[2]:",
+           "a spec with rite pairs fails"),
+    pinned("printing", "b-run-on-numbered-0", "printing/sheets.py",
+           "for number, page in enumerate(pages, start=1):",
+           "for number, page in enumerate(pages, start=0):",
+           "run-on sheet pages are numbered 0/5 … 4/5"),
+    pinned("printing", "b-tokens-top", "printing/tokens.py",
+           "return height - margin - 3 * mm", "return height - margin + 3 * mm",
+           "the first token group's title runs into the page title"),
+    pinned("env", "b-loser-rewarded", "env/aec.py",
+           "(1.0 if winner == i else -1.0)", "(1.0 if winner == i else 1.0)",
+           "the loser is rewarded +1"),
+    pinned("env", "b-settings-object", "env/aec.py",
+           "if isinstance(settings, Settings):", "if False:",
+           "the environment refuses a Settings object"),
+    pinned("variants", "b-round-cap-detail", "engine/state.py",
+           'detail=f"no result after {self.rounds} rounds (D19)")', 'detail="")',
+           "a round-cap draw no longer says after how many rounds"),
+    pinned("ai", "b-repetition-off", "ai/search.py",
+           "seen = self.seen if self.repetition else None",
+           "seen = self.seen if False else None",
+           "the AI no longer avoids repeating the game's positions"),
 )
 
 # ---------------------------------------------------------------------- generated faults
