@@ -303,12 +303,6 @@ def _counts_at(s: State, ruin: int) -> tuple[int, int]:
     return counts[0], counts[1]
 
 
-def rules_ruin(s: State, player: int, ruin: int) -> bool:
-    """M-KEEP-4: ``player`` rules the Ruin: their adjacent pieces outnumber the enemy's."""
-    counts = _counts_at(s, ruin)
-    return counts[player] > counts[1 - player]
-
-
 def carries_nothing(s: State, piece: Piece) -> bool:
     return s.carried_relic(piece) < 0 and kstate(s).carried_by(piece.id) < 0
 
@@ -777,9 +771,6 @@ class _Reveal(DecisionKind):
         token.value = int(str(option)[1:])
         _emit(s, "token_reveal", token=i, type=DATA.relic_type[token.kind].id,
               value=token.value, square=token.sq)
-
-    def subject(self, frame: Frame) -> int:
-        return -1
 
 
 class _Lift(DecisionKind):
