@@ -579,3 +579,20 @@ def test_mkeep8_a_prize_and_a_grave_tide_return_are_both_asked(content: Content)
         kinds.append(s.decision().kind)
         s.apply(s.legal_options()[0])
     assert kinds == ["prize", "grave_return"]  # in the order triggered, none lost
+
+
+# ---------------------------------------------------------------------- §6.3
+def test_desecration_reveals_the_token_which_lies_under_the_new_minion(
+        content: Content) -> None:
+    s = (board(content).hero(KEY, "a1").hero(SKULL, "h8").ruins("d3")
+         .rites(key="Desecration").build())
+    i = put(s, "d3", "chalice")
+    play(s, "rite")
+    s.apply(at(s, "d3"))
+    d = s.decision()
+    assert d.kind == "reveal" and d.probabilities == pytest.approx((0.25, 0.25, 0.5))
+    s.apply("v2")
+    token = kstate(s).tokens[i]
+    minion = s.piece_at(at(s, "d3"))
+    assert not s.is_ruin(at(s, "d3")) and minion is not None and minion.owner == KEY
+    assert token.sq == at(s, "d3") and token.value == 2  # face up, not picked up (RL5)
