@@ -77,3 +77,14 @@ def test_the_search_plays_through_reveals_and_greedy_games_end(content: Content)
         game.apply(sample_chance(game, rng) if game.is_chance else greedy.choose(game))
         steps += 1
     assert game.is_terminal
+
+
+def test_the_hint_explains_a_delve_in_both_languages(content: Content) -> None:
+    from reliquary.ai.hint import _explain
+    from reliquary.engine.types import Play
+
+    s = position(content)
+    play = next(o for o in s.legal_options() if isinstance(o, Play) and o.mode == "interact")
+    lines = _explain(s, [play, "delve"])
+    assert [line["token"] for line in lines] == [f"{play.card}:interact", "delve"]
+    assert lines[1]["en"].startswith("DELVE") and lines[1]["es"].startswith("EXCAVAR")

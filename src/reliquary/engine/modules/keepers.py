@@ -67,6 +67,11 @@ class DevoutData(_Data):
     reduce_first_each_round: int = Field(ge=0, le=3)
 
 
+class ActionData(_Data):
+    id: Literal["delve", "encamp", "decamp"]
+    text: Names
+
+
 class KeepersData(_Data):
     set_bonus: int = Field(ge=0)
     prize: int = Field(ge=0)
@@ -74,6 +79,8 @@ class KeepersData(_Data):
     target: Literal["ruins+1"] | int
     relic_type: tuple[RelicType, ...] = Field(min_length=1)
     condition: tuple[DevoutData, ...] = Field(min_length=1, max_length=1)
+    #: The INTERACT actions in words (the hint's explanation).
+    action: tuple[ActionData, ...] = ()
 
     @model_validator(mode="after")
     def _consistent(self) -> KeepersData:
