@@ -228,6 +228,7 @@ class GloryRules:
         self.fleet = tuple(c.id for c in data.condition if "end_step" in c.grants)
         self.heavy = {c.id: c.push_bonus for c in data.condition if c.push_bonus}
         self.upgrade_conds = frozenset(u.condition for u in data.upgrade)
+        self.cheapest = min((u.cost for u in data.upgrade), default=0)
         self.size = settings.size
 
     @property
@@ -358,9 +359,9 @@ class GloryRules:
 
     def buyable(self, s: State, player: int) -> list[str]:
         gs = glory_state(s)
-        if not self.upgrades_on or not self.upgradable(s, player):
-            return []
         left = gs.unspent(player)
+        if not self.upgrades_on or left < self.cheapest or not self.upgradable(s, player):
+            return []
         return [u.id for u in self.data.upgrade
                 if u.cost <= left and u.id not in gs.bought[player]]
 
@@ -646,7 +647,7 @@ class GloryHooks(Hooks):
         if not fleet:
             return
         for p in s._own[player]:
-            if _has_any(p, fleet) and not p.has("fast"):  # one step with Fast (D3)
+            if p.conds and _has_any(p, fleet) and not p.has("fast"):  # one step with Fast (D3)
                 s.stack.append((self.fleet_kind, p.id))
 
     def after_relic_home(self, s: State, player: int) -> None:
@@ -654,7 +655,7 @@ class GloryHooks(Hooks):
         gs = glory_state(s)
         scored = rules.score(s, player, "surge")  # M-GLORY-7: only the turn's player
         gs.in_turn = False
-        draws = min(scored, len(rules.deck(s)))
+        draws = min(scored, len(rules.deck(s))) if scored else 0
         for _ in range(draws):  # drawn after the check: they cannot score at it
             s.stack.append((DRAW, player))
 
