@@ -56,6 +56,8 @@ def _lines(side: Callable[[int, str], str], name: Callable[[int], str]
         why = d.get("why", "")
         if why == "objective":
             en, es = f"for {d['objective']}", f"por {d['objective']}"
+        elif why.startswith("keepers"):  # M-KEEP's relic points become Glory (§7)
+            en, es = "in relic points", "en puntos de reliquia"
         else:
             en, es = _WHY.get(why, (f"({why})", f"({why})"))
         return {"en": f"{side(d['player'], 'en')} gains {d['amount']} Glory {en} "
