@@ -216,8 +216,19 @@ def test_an_ai_game_s_bar_is_the_human_s_view(make_client: MakeClient) -> None:
             break
     assert view["evaluation"] == ai_evaluation(pool, game["id"], state, SKULL)
     assert view["evaluation"] != ai_evaluation(pool, game["id"], state, KEY)
-    if not state.is_terminal and not state.is_chance and state.current_player == SKULL:
-        assert view["ai"]["state"] == "idle"  # the human's turn: the AI is not thinking
+
+
+def test_an_ai_game_s_view_says_the_ai_is_idle_on_the_human_s_turn(
+        make_client: MakeClient) -> None:
+    client = make_client()
+    for _ in range(12):  # who decides first in the setup varies from game to game
+        game = new_game(client, mode="ai", level="easy", seat="skull")
+        view = view_of(client, game["id"], game["token"])
+        state = position_from_dict(view["position"], default_content())
+        if not state.is_terminal and not state.is_chance and state.current_player == SKULL:
+            assert view["ai"]["state"] == "idle"
+            return
+    pytest.fail("no new AI game began with the human to move")
 
 
 # ---------------------------------------------------------------------- limits
