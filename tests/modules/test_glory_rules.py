@@ -644,3 +644,16 @@ def test_discards_come_one_at_a_time_until_a_pass() -> None:
     go(s, "pass")
     assert s.decision().kind != g.DISCARD or s.decision().player == SKULL
     assert gs(s).gone == ["Seize"]
+
+
+def test_mglory11_a_piece_that_gives_no_support_does_not_count() -> None:
+    """Paralyzed pieces (M-COND-12, the ban NO_SUPPORT) and objects never count."""
+    from reliquary.engine.hooks import NO_SUPPORT, ConditionDef
+
+    s = board().hero(KEY, "d4").hero(SKULL, "h8").minion(SKULL, "d5", hp=5, max_hp=5).minion(
+        KEY, "c5").hands(key=["Bolt", "Smite", "Hook"]).build()
+    ally = s.pieces[s.board[s.geometry.parse("c5")]]
+    ally.set_condition(ConditionDef("test_paralyzed", NO_SUPPORT), True)
+    s.events = []
+    go(s, "Bolt:attack", "d4", "d5")
+    assert events(s, "damage")[0]["amount"] == 2
