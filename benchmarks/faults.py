@@ -520,6 +520,9 @@ PINNED: tuple[Fault, ...] = (
            "a piece on its own relic no longer counts as guarding it"),
     # -- sample B (seed 2): survivors pinned afterwards, or caught once the run gave
     #    their module its own tests (spec)
+    pinned("web", "b-live-poll-inverted", "web/live.py",
+           "if seen.get(game_id) != fingerprint:", "if seen.get(game_id) == fingerprint:",
+           "on SQLite, watchers hear of a move a poll late, and wake for nothing"),
     pinned("web", "b-ai-thinking-on-human-turn", "web/games.py",
            "and state.current_player == session.ai_seat())}",
            "and state.current_player != session.ai_seat())}",

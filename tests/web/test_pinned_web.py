@@ -399,3 +399,31 @@ def test_the_servers_settings_default_to_what_the_docs_say(
     assert documented["RELIQUARY_AI_QUEUE"] == "8 × workers + 8"
     for workers in (1, 3):
         assert AIPool(default_content(), max_thinking=workers).max_queued == 8 * workers + 8
+
+
+def test_the_sqlite_poll_wakes_a_game_s_watchers_when_it_changes_and_only_then() -> None:
+    """The poll (a faked probe, no clock bound): a game's first look wakes its watchers
+    (it may have changed since their snapshot), then each change, never a look at an
+    unchanged game (a watcher woken late hears of a move a poll period after it)."""
+    from reliquary.web.live import LiveHub
+
+    script = ["a", "a", "b", "b", "b", "c"]
+    looks: list[str] = []
+
+    def probe(ids: list[str]) -> dict[str, str]:
+        looks.append(script[min(len(looks), len(script) - 1)])
+        return dict.fromkeys(ids, looks[-1])
+
+    hub = LiveHub("sqlite:///unused.db", probe=probe, poll_s=0.001)
+    woken: list[int] = []
+    hub.wake = lambda game_id: woken.append(len(looks))  # type: ignore[method-assign]
+    hub._watchers["g"] = 1
+
+    async def poll_a_while() -> None:
+        await hub.start()
+        while len(looks) < len(script) + 3:
+            await asyncio.sleep(0.001)
+        await hub.stop()
+
+    asyncio.run(poll_a_while())
+    assert woken == [1, 3, 6]
