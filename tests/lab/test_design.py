@@ -175,3 +175,16 @@ def test_the_report_has_the_rite_terms_or_says_why_not() -> None:
                   for w in ("key", "skull", None)]
     bt = M.bradley_terry(table(confounded))
     assert bt["rites"] is None and "confounded" in bt["rites_note"]
+
+
+def test_a_run_writes_its_throughput(tmp_path: Path) -> None:
+    import json
+
+    from reliquary.lab.runner import THROUGHPUT_FILE, run_spec
+
+    spec = _spec(1, factions='[["pyre-choir", "grave-tide"], ["grave-tide", "pyre-choir"]]')
+    summary = run_spec(spec, tmp_path / "run", workers=1)  # type: ignore[arg-type]
+    [line] = (tmp_path / "run" / THROUGHPUT_FILE).read_text().splitlines()
+    entry = json.loads(line)
+    assert entry["played"] == summary["played"] == 2 and entry["workers"] == 1
+    assert entry["games_per_hour"] > 0 and entry["seconds"] >= 0

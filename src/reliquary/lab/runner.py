@@ -9,6 +9,7 @@ same rows for the same spec (only ``seconds``, the wall-clock time, differs).
 from __future__ import annotations
 
 import contextlib
+import json
 import multiprocessing
 import os
 import random
@@ -561,10 +562,33 @@ def run_spec(spec: LabSpec, run_dir: str | Path, workers: int | None = None,
         source.close()          # stops the workers before the last batch is written
         store.write_batch(pending)
     seconds = time.perf_counter() - started
+    _note_throughput(Path(run_dir), played, seconds, workers, ray_address)
     return {"run": str(run_dir), "played": played, "skipped": len(done),
             "failed": [failure_entry(f) for f in failures],
             "stored": len(done) + played, "planned": spec.games, "seconds": seconds,
             "games_per_hour": played / seconds * 3600 if seconds > 0 and played else 0.0}
+
+
+#: Every session's throughput, one JSON object a line (``RUN/throughput.jsonl``).
+THROUGHPUT_FILE = "throughput.jsonl"
+
+
+def _note_throughput(run_dir: Path, played: int, seconds: float, workers: int,
+                     ray_address: str | None) -> None:
+    """Append this session's games, wall seconds and games/hour to the run's
+    throughput log (with the load average: the machine's other work)."""
+    if not played:
+        return
+    try:
+        load = os.getloadavg()[0]
+    except OSError:
+        load = None
+    entry = {"at": time.strftime("%Y-%m-%dT%H:%M:%S"), "played": played,
+             "seconds": round(seconds, 1), "games_per_hour": round(played / seconds * 3600, 1)
+             if seconds > 0 else None, "workers": workers, "ray": ray_address,
+             "load_average": load}
+    with contextlib.suppress(OSError), (run_dir / THROUGHPUT_FILE).open("a") as out:
+        out.write(json.dumps(entry) + "\n")
 
 
 def failure_entry(failure: Failure) -> dict[str, Any]:
