@@ -68,6 +68,9 @@ def test_an_end_phase_with_clicks_in_both_languages_and_on_a_phone(
         assert kind in ("discard_objective", "upgrade", "upgrade_piece"), kind
         prompt = page.inner_text("body")
         assert "End phase:" in prompt
+        banner = page.inner_text("#end-phase-banner")  # the End phase as its own step
+        assert banner.startswith("End phase 1") and "2 discard" in banner
+        assert page.locator("#glory-status").is_visible()
         screenshot(page, "glory-end-phase")
         if kind in ("discard_objective", "upgrade"):
             seq = page.evaluate("document.body.dataset.seq")
@@ -79,6 +82,8 @@ def test_an_end_phase_with_clicks_in_both_languages_and_on_a_phone(
         page.click("[data-lang='es']")
         page.wait_for_function("() => document.documentElement.lang === 'es'")
         assert "Fase final en" in page.inner_text("#glory-status")
+        if page.locator("#end-phase-banner").count():
+            assert page.inner_text("#end-phase-banner").startswith("Fase final")
         assert "Fase final 1" in page.inner_text("#log")
         page.click("[data-lang='en']")
         phone = browser.new_page(viewport=PHONE)

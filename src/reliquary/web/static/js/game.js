@@ -334,7 +334,6 @@ function render(v, entries) {
     <section class="game mode-${esc(v.mode)}${S.drawer ? " drawer-open" : ""}" id="game">
       <div class="status-row" id="status-row"><span class="status" id="status">${statusHTML(v)}</span>
         ${vigilHTML(pos.vigil)}${roll}${keepersStatusHTML(pos)}${clocksHTML(v)}${evalBar}</div>
-      ${gloryStatusHTML(pos, meta)}
       <div class="board-box" id="board-box">${boardSVG(v, {bottom: me, squares: opts.squares, alt,
         preview: currentPreview(v), hint: S.hint && S.hint.best,
         chosen: S.ui.escortFrom, subject: d && d.piece, arrows: boardArrows(v)})}
@@ -345,7 +344,7 @@ function render(v, entries) {
           <div class="hand" id="hand-${other}" data-hand="${other}"></div></div>
         <div class="hand-wrap waiting-wrap"><div class="hand-label">${esc(t("waiting"))}</div><div class="hand" id="waiting"></div></div>
       </div>
-      <div class="prompt-box" id="prompt-box">${inviteBanner(v)}
+      <div class="prompt-box" id="prompt-box">${inviteBanner(v)}${gloryStatusHTML(pos, meta, d)}
         ${v.result ? resultHTML(v) : `<div class="prompt" id="prompt" aria-live="polite">${esc(prompt)} ${escortNote}${deployNote}${interactPreviewHTML(currentPreview(v))}${d && !d.mine ? aiHTML(v) : ""}</div>
         <div class="actions"><div class="buttons" id="buttons">${buttons}</div>`}
         <div class="tools">${tools}${hintLine}</div>${v.result ? "" : "</div>"}

@@ -16,6 +16,7 @@ addStrings({
     cd_fleet: "Upgrade Fleet", cd_fleet_text: "it may take 1 step at the end of each of its owner's turns",
     cd_sundering: "Upgrade Sundering", cd_sundering_text: "its hits ignore reductions and the defender's Support",
     cd_heavy: "Upgrade HeavyHand", cd_heavy_text: "its pushes and pulls go 1 square further",
+    gl_step_score: "1 score", gl_step_discard: "2 discard", gl_step_upgrade: "3 upgrade", gl_step_draw: "4 draw",
     gl_support: "Support", gl_support_why: "of your other pieces next to the target, against", gl_support_why2: "of theirs next to the attacker",
     gl_help: "Glory & Support: a kill gives the other side 1 Glory; objectives score Glory — surge ones at the end of your own turn, End-phase ones at the End phase after each phase of rounds. Hands are public. At an End phase each player in turn scores, may discard objectives, may buy one upgrade with unspent Glory (it stays on the piece) and draws back up to 2. After the last phase the most Glory wins (spent Glory counts), then the most markers held. Support: when more of the attacker's other pieces stand next to the target than the defender's next to the attacker, the hit deals 1 more; the other way round, 1 less."},
   es: {gl_glory: "Gloria", gl_unspent: "sin gastar", gl_end_in: "Fase final en", gl_rounds: "rondas",
@@ -28,6 +29,7 @@ addStrings({
     cd_fleet: "Mejora Fleet", cd_fleet_text: "puede dar 1 paso al final de cada turno de su dueño",
     cd_sundering: "Mejora Sundering", cd_sundering_text: "sus impactos ignoran las reducciones y el Apoyo del defensor",
     cd_heavy: "Mejora HeavyHand", cd_heavy_text: "sus empujes y arrastres llegan 1 casilla más lejos",
+    gl_step_score: "1 puntuar", gl_step_discard: "2 descartar", gl_step_upgrade: "3 mejorar", gl_step_draw: "4 robar",
     gl_support: "Apoyo", gl_support_why: "de tus otras piezas junto al objetivo, contra", gl_support_why2: "de las suyas junto al atacante",
     gl_help: "Gloria y Apoyo: cada muerte da 1 de Gloria al otro bando; los objetivos dan Gloria — los de oleada al final de tu propio turno, los de fase final en la fase final tras cada fase de rondas. Las manos son públicas. En una fase final cada jugador, por turno, puntúa, puede descartar objetivos, puede comprar una mejora con Gloria sin gastar (se queda en la pieza) y roba hasta tener 2. Tras la última fase gana quien tenga más Gloria (la gastada cuenta), luego quien controle más marcadores. Apoyo: si junto al objetivo hay más piezas del atacante que piezas del defensor junto al atacante, el impacto hace 1 más; al revés, 1 menos."},
 });
@@ -85,7 +87,7 @@ function roundsToEnd(pos, meta) {
 }
 
 // Glory, the clock to the next End phase and both hands.
-export function gloryStatusHTML(pos, meta) {
+export function gloryStatusHTML(pos, meta, d) {
   if (!gloryOn(pos)) return "";
   const gs = pos.modules.glory;
   const phases = pos.settings["glory.phases"] === undefined ? 3 : pos.settings["glory.phases"];
@@ -105,7 +107,7 @@ export function gloryStatusHTML(pos, meta) {
   }).join(" ");
   const clock = left === null ? "" : `${esc(t("gl_end_in"))} <b id="glory-end-in">${left}</b> ${esc(left === 1 ? t("gl_round") : t("gl_rounds"))}`;
   const phase = phases ? `${esc(t("gl_phase"))} ${gs.phase + 1} ${esc(t("gl_of"))} ${phases}` : esc(t("gl_no_end"));
-  return `<span class="glory-status" id="glory-status">${clock} · ${phase} ${sides}</span>`;
+  return `${endPhaseBanner(pos, d)}<span class="glory-status" id="glory-status">${clock} · ${phase} ${sides}</span>`;
 }
 
 // A button's words for the module's options (null: not the module's): an objective or
@@ -133,4 +135,16 @@ export function supportBadge(pv, from, sq, cx, cy) {
   const sign = s.bonus > 0 ? "+1" : "−1";
   const why = `${t("gl_support")} ${sign}: ${s.attackers} ${t("gl_support_why")} ${s.defenders} ${t("gl_support_why2")}`;
   return `<g class="pv-support ${s.bonus > 0 ? "plus" : "minus"}" data-support="${esc(sign)}" data-from="${esc(from)}" data-to="${esc(sq)}" transform="translate(${cx - 18} ${cy - 18})"><rect x="-11" y="-8" width="22" height="15" rx="3"/><text y="4">${sign}</text><title>${esc(why)}</title></g>`;
+}
+
+// The End phase as its own step (M-GLORY-8): a banner naming whose End phase it is and
+// its four steps, the current one marked.
+const END_STEPS = {discard_objective: 1, upgrade: 2, upgrade_piece: 2};
+function endPhaseBanner(pos, d) {
+  if (!d || !(d.kind in END_STEPS)) return "";
+  const at = END_STEPS[d.kind];
+  const steps = ["gl_step_score", "gl_step_discard", "gl_step_upgrade", "gl_step_draw"].map((key, i) =>
+    `<span class="end-step${i < at ? " done" : i === at ? " current" : ""}">${esc(t(key))}</span>`).join(" › ");
+  const n = pos.modules.glory.phase;
+  return `<div class="end-phase-banner turn-${esc(d.side || "")}" id="end-phase-banner" data-step="${at + 1}">${esc(t("gl_end_phase"))} ${n} · ${esc(sideName(d.side))}: ${steps}</div>`;
 }
