@@ -759,3 +759,12 @@ def test_mcond51_the_paralysis_forbids_nothing_in_the_turn_of_the_test() -> None
     go(s, "d5", 1)  # fails
     d = s.decision()
     assert d.kind == "lantern_step" and s.geometry.parse("e5") in d.options
+
+
+def test_mcond12_a_paralyzed_piece_is_never_the_attacker() -> None:
+    s = board().hero(KEY, "a1").minion(KEY, "d4").hero(SKULL, "h8") \
+        .hands(key=["Aegis", "Bolt", "Hook"]).build()
+    give(s, "d4", "paralyzed")
+    restart(s)
+    go(s, "Aegis:attack")  # always legal for a piece that may attack (T6)
+    assert s.decision().options == (s.geometry.parse("a1"),)
