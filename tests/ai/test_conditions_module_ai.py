@@ -122,3 +122,19 @@ def test_the_hint_explains_interact_and_its_actions(content: Content) -> None:
     [note] = hint["explain"][:1]
     assert note["token"] == hint["best"] and note["token"] in ("focus", "guard")
     assert note["en"].startswith(note["token"].upper()) and note["es"]
+
+
+def test_the_search_never_samples_a_die(content: Content) -> None:
+    """A module chance node wider than WIDE_CHANCE is sampled, but a die (the Dread
+    test) is searched whole, its faces merged by position (§4.8)."""
+    from reliquary.ai.search import WIDE_CHANCE, _is_die
+    from reliquary.engine import parse_option
+
+    s = Builder(content, 8, modules=("conditions",)).hero(KEY, "d4").hero(SKULL, "h8") \
+        .minion(SKULL, "d5").relic(KEY, "b2").carry(KEY, "d5") \
+        .hands(key=["Bolt", "Smite", "Hook"]).build()
+    for token in ("Bolt:attack", "d4", "d5"):
+        s.apply(parse_option(s, token))
+    outcomes = s.chance_outcomes()
+    assert len(outcomes) > WIDE_CHANCE and _is_die(outcomes)
+    assert not _is_die([("a", 0.5), ("b", 0.5)])

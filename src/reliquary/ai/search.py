@@ -269,7 +269,8 @@ class Searcher:
         weights: dict[int, float] = {}
         children: dict[int, State] = {}
         outcomes = s.chance_outcomes()
-        if len(outcomes) > WIDE_CHANCE and s.stack[-1][0] not in ("deal", "roll"):
+        if len(outcomes) > WIDE_CHANCE and s.stack[-1][0] not in ("deal", "roll") \
+                and not _is_die(outcomes):  # a die (M-COND's Dread test) is searched whole
             # A rule module's wide chance (M-GLORY's objective draw: up to 12 outcomes,
             # often two in a row): a seeded sample of them, reweighted (sparse sampling),
             # so a draw costs a few children rather than a hundred.
@@ -344,6 +345,13 @@ class Searcher:
         if rolled and s.result is None and s.turns_taken == turns:
             line.pop()  # a roll mid-turn with nothing the search saw after it
         return line
+
+
+def _is_die(outcomes: list[tuple[Option, float]]) -> bool:
+    """Whether a chance node is a six-sided die (faces 1 to 6): its outcomes merge by
+    position (MODULES.md §4.8: a Dread test at TN 3 is two children), so it is never
+    sampled."""
+    return len(outcomes) == 6 and all(o == i + 1 for i, (o, _) in enumerate(outcomes))
 
 
 #: A module chance node with more outcomes than this is searched on a sample of this many.
