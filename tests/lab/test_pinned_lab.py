@@ -325,3 +325,12 @@ def test_a_spread_that_chance_always_reaches_has_a_p_value_of_1() -> None:
     out = M.faction_spread_interval(table(_spread_games(20, 40)), samples=60, seed=2)
     assert out["value"] == pytest.approx(0.0)
     assert out["p"] == pytest.approx(1.0) and out["samples"] == 60
+
+
+def test_the_throughput_log_records_games_per_hour(tmp_path: Any) -> None:
+    runner._note_throughput(tmp_path, played=30, seconds=120.0, workers=2, ray_address=None)
+    import json
+
+    [line] = (tmp_path / runner.THROUGHPUT_FILE).read_text(encoding="utf-8").splitlines()
+    entry = json.loads(line)
+    assert (entry["played"], entry["seconds"], entry["games_per_hour"]) == (30, 120.0, 900.0)

@@ -227,6 +227,8 @@ def test_an_ai_game_s_view_says_the_ai_is_idle_on_the_human_s_turn(
         state = position_from_dict(view["position"], default_content())
         if not state.is_terminal and not state.is_chance and state.current_player == SKULL:
             assert view["ai"]["state"] == "idle"
+            # and the prompt of the human's decision, in both languages of the screens
+            assert view["decision"]["prompt"]["en"] and view["decision"]["prompt"]["es"]
             return
     pytest.fail("no new AI game began with the human to move")
 
