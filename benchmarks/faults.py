@@ -107,9 +107,11 @@ TESTS: dict[str, tuple[str, ...]] = {
     "printing/export.py": ("tests/printing/test_pinned_print.py", "tests/printing/test_export.py"),
     "web/print_routes.py": ("tests/printing/test_web.py",),
     "env/encoding.py": ("tests/env/test_planes.py", "tests/env/test_encoding.py",
-                        "tests/env/test_layouts.py"),
+                        "tests/env/test_layouts.py", "tests/env/test_modules_env.py",
+                        "tests/env/test_conditions_module_env.py"),
     "env/aec.py": ("tests/env/test_planes.py", "tests/env/test_pettingzoo.py"),
-    "engine/state.py": ("tests/rules",),  # VAR1-VAR4 and the first turn (T8, D4) there
+    # VAR1-VAR4 and the first turn (T8, D4); the position key (it holds VAR1's counts)
+    "engine/state.py": ("tests/rules", "tests/ai/test_hashing.py", "tests/ai/test_pinned_ai.py"),
     "ai/evaluation.py": ("tests/ai/test_pinned_ai.py", "tests/ai/test_vigil.py",
                          "tests/ai/test_search.py"),
     "ai/search.py": ("tests/ai/test_pinned_ai.py", "tests/ai/test_vigil.py",

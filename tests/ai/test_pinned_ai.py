@@ -239,3 +239,16 @@ def test_an_agent_with_repetition_on_searches_against_the_game_s_seen_positions(
     agent.seen[repetition_key(state)] = 1
     *_, searcher = agent.analyse(state, nodes=200)
     assert agent.repetition and searcher.seen is agent.seen
+
+
+def test_the_position_key_tells_apart_each_side_s_regroups(build: Any) -> None:
+    """VAR1: regroups played decide whether a REGROUP is still allowed, so positions that
+    differ only there must not share a key (nor an entry of the search's table)."""
+    from reliquary.ai.hashing import position_key
+
+    def key(regroups: list[int]) -> Any:
+        return position_key(build(regroup_limit=2).hero(KEY, "d3").hero(SKULL, "d5")
+                            .set(regroups=regroups).build())
+
+    keys = {key(r) for r in ([0, 0], [1, 0], [0, 1], [1, 1])}
+    assert len(keys) == 4

@@ -234,6 +234,7 @@ def test_png_cards_round_their_size_up_as_well_as_down(tmp_path: Path,
     for path in paths:
         with Image.open(path) as image:
             assert image.size == (133, 183), path.name
+            assert image.mode == "RGB", path.name  # opaque: no see-through corners
 
 
 def test_tts_keeps_the_last_slot_of_each_sheet_free(tmp_path: Path, content: Content,
