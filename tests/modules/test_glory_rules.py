@@ -620,6 +620,10 @@ def test_bad_data_names_the_file_and_field(tmp_path: Any) -> None:
     bad.write_text(text.replace('condition = "heavy"', 'condition = "hefty"'))
     with pytest.raises(ContentError, match="unknown condition 'hefty'"):
         load_glory_data(str(bad))
+    bad.write_text(text.replace('kind = "more_minions"\nglory = 1',
+                                'kind = "more_minions"\nglory = 9'))
+    with pytest.raises(ContentError, match=r"objective 'Muster':.*glory"):
+        load_glory_data(str(bad))
 
 
 def test_the_hint_explains_an_end_phase_choice_by_the_cards_text() -> None:
