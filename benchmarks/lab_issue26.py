@@ -136,10 +136,40 @@ def report(run: Path) -> list[str]:
     return [*lines, ""]
 
 
+def table(runs: list[Path]) -> list[str]:
+    """One row a run: the issue's figures side by side."""
+    lines = ["| run | games | draws | round cap | first player | worst faction | worst rite "
+             "| mean rounds | board wins |", "|---|---|---|---|---|---|---|---|---|"]
+    for run in runs:
+        g = Store(run).table() if (run / "lab.json").exists() else None
+        if g is None or g.is_empty():
+            lines.append(f"| {run.name} | 0 | – | – | – | – | – | – | – |")
+            continue
+        f = figures(g)
+        worst = {}
+        for kind, name in (("factions", "faction"), ("rites", "rite")):
+            rows = list(f[kind].iter_rows(named=True))
+            w = max(rows, key=lambda r: abs(r["score"] - 0.5)) if rows else None
+            worst[kind] = (f"{w[name]} {w['score']:.0%} [{w['low']:.0%}, {w['high']:.0%}]"
+                           if w else "–")
+        ln = f["length"]
+        fp = f["fpa"]
+        lines.append(f"| {run.name} | {len(g)} | {pct(f['draw'])} | {pct(f['cap'])} | "
+                     f"{fp['score']:.1%} [{fp['low']:.1%}, {fp['high']:.1%}] | "
+                     f"{worst['factions']} | {worst['rites']} | "
+                     f"{ln['mean']:.1f} [{ln['low']:.1f}, {ln['high']:.1f}] | {pct(f['board'])} |")
+    return lines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("runs", nargs="+", type=Path)
+    parser.add_argument("--table", action="store_true",
+                        help="only the side-by-side table, one row a run")
     args = parser.parse_args()
+    if args.table:
+        print("\n".join(table(args.runs)))
+        return
     for run in args.runs:
         if not (run / "lab.json").exists():
             print(f"### {run.name}\n\n(missing)\n")
