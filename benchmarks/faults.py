@@ -346,7 +346,10 @@ FAULTS: tuple[Fault, ...] = (
           "danger = 1.0 if pieces[h].hp > 1 else 1.6",
           "a Hero at 2 HP is not treated as in danger"),
     fault("ai", "t8-in-can-reset-skipped", "ai/evaluation.py",
-          "(no_attack)\n    targets = HEROES", "(no_attack)\n        pass\n    targets = HEROES",
+          "        return False  # T8: no damage on the first turn, or no ATTACK at all "
+          "(no_attack)\n    targets = HEROES",
+          "        pass  # T8: no damage on the first turn, or no ATTACK at all "
+          "(no_attack)\n    targets = HEROES",
           "a first-turn attack is counted as a Vigil reset (T8)"),
     fault("ai", "t8-in-can-reset-wrong-player", "ai/evaluation.py",
           "    if state.turns_taken[player] == 0:\n        return False  # T8: no damage on "
