@@ -768,3 +768,30 @@ def test_mcond12_a_paralyzed_piece_is_never_the_attacker() -> None:
     restart(s)
     go(s, "Aegis:attack")  # always legal for a piece that may attack (T6)
     assert s.decision().options == (s.geometry.parse("a1"),)
+
+
+def test_mcond5_a_round_condition_ends_at_r2_and_a_permanent_one_stays() -> None:
+    """(a) and (e), which no shipped condition uses: a designer's data may."""
+    from reliquary.engine.hooks import ConditionDef
+    from reliquary.engine.modules.conditions import ConditionData
+
+    s = board().hero(KEY, "a1").hero(SKULL, "h8").minion(KEY, "h1").minion(SKULL, "a8") \
+        .build()
+    h = hooks(s)
+    words = {"en": "x", "es": "x"}
+    added = {n: ConditionData(id=n, duration=d, name=words, text=words, ends=words)
+             for n, d in (("dazed", "round"), ("marked", "permanent"))}
+    try:
+        h.conds.update(added)
+        h.has_round = True
+        for name in added:
+            s._rules.conditions[name] = ConditionDef(name)
+            give(s, "a1", name)
+        round_end(s)
+        hero = s.hero(KEY)
+        assert hero is not None and not hero.has("dazed") and hero.has("marked")
+    finally:
+        for name in added:
+            h.conds.pop(name, None)
+            s._rules.conditions.pop(name, None)
+        h.has_round = False
