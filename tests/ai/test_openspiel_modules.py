@@ -12,9 +12,9 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel", reason="the 'openspiel' extra is not installed")
 
 from reliquary.engine import State  # noqa: E402
-from reliquary.engine.state import Frame  # noqa: E402
 from reliquary.engine.hooks import DecisionKind, Hooks  # noqa: E402
 from reliquary.engine.modules import Module, OptionSpec, register, unregister  # noqa: E402
+from reliquary.engine.state import Frame  # noqa: E402
 from reliquary.engine.types import CHANCE, Option  # noqa: E402
 from reliquary.env import openspiel as openspiel_game  # noqa: E402
 
@@ -126,7 +126,7 @@ def test_modules_are_game_parameters_and_mistakes_are_named() -> None:
     assert settings.option("augur.draws") == 2 and settings.option("smoulder.damage") == 2
     with pytest.raises(Exception, match="did you mean 'augur'"):
         pyspiel.load_game(openspiel_game.SHORT_NAME, {"modules": "augr"})
-    with pytest.raises(Exception, match="module.option:value"):
+    with pytest.raises(Exception, match=r"module\.option:value"):
         pyspiel.load_game(openspiel_game.SHORT_NAME,
                           {"modules": "augur", "module_options": "draws"})
 
