@@ -140,3 +140,30 @@ def test_booklet_imposes_a5_pages_for_saddle_stitching(tmp_path: Path) -> None:
     # The first sheet's front: the last page on the left, page 1 on the right.
     assert sides[0][1] == 1 and sides[0][0] in (total, None)
     assert sides[1][0] == 2
+
+
+def test_the_printed_rulebook_holds_only_the_modules_that_are_on() -> None:
+    """A module's rulebook section is printed only when the module is on; the rules
+    page (modules None) keeps them all, without the marks."""
+    from reliquary.printing.rulebook import module_sections, rulebook_text
+
+    for lang, titles in (("en", {"conditions": "Optional module: Conditions",
+                                 "glory": "Optional module: Glory & Support",
+                                 "keepers": "Optional module: Keepers' Relics"}),
+                         ("es", {"conditions": "Módulo opcional: Condiciones",
+                                 "glory": "Módulo opcional: Gloria y Apoyo",
+                                 "keepers": "Módulo opcional: Reliquias de los Guardianes"})):
+        text = rulebook_text(lang)
+        whole = module_sections(text, None)
+        assert all(title in whole for title in titles.values()) and "<!--" not in whole
+        base = module_sections(text, ())
+        assert not any(title in base for title in titles.values())
+        assert "## " + ("Rule options" if lang == "en" else "Opciones de reglas") in base
+        assert base.rstrip().endswith(whole[:whole.index("## " + titles["conditions"])]
+                                      .rstrip()[-40:])
+        only = module_sections(text, ("glory",))
+        assert titles["glory"] in only
+        assert titles["conditions"] not in only and titles["keepers"] not in only
+        # the Glory section is whole: everything up to the next module's heading
+        glory = whole[whole.index(titles["glory"]):whole.index("## " + titles["keepers"])]
+        assert glory.strip() in only

@@ -65,7 +65,11 @@ def test_a_keepers_game_through_the_api_tells_reveals_lifts_and_points(
     assert "Revealed on" in log and " lifts " in log, log[-2000:]
     assert "Revelado en" in log_es and " levanta " in log_es
     assert "delves the Ruin" in log and "excava la Ruina" in log_es
-    assert carrying(view)
+    # The lifted token is carried, unless the same decision went on to drop or recover
+    # it (a kill, a Recover at the turn's end), which the log then tells.
+    told_after = log[log.rindex(" lifts "):]
+    assert carrying(view) or any(word in told_after for word in (
+        " is dropped on ", " recovers ", " as a Prize ")), told_after
 
 
 def test_every_keepers_decision_has_a_prompt_in_both_languages() -> None:

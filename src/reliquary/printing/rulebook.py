@@ -7,6 +7,7 @@ fold the stack in the middle, staple on the fold.
 
 from __future__ import annotations
 
+import re
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -42,6 +43,31 @@ def rulebook_text(lang: str, content_dir: str | Path | None = None) -> str:
             return path.read_text(encoding="utf-8")
     return (resources.files("reliquary.data") / "rulebook" / f"{lang}.md").read_text(
         encoding="utf-8")
+
+
+_MODULE_MARK = re.compile(r"^<!--\s*module:\s*([\w-]+)\s*-->\s*$")
+
+
+def module_sections(text: str, modules: tuple[str, ...] | None = None) -> str:
+    """The rulebook without the sections of the rule modules that are off: a section
+    marked ``<!-- module: NAME -->`` runs to the next ``## `` heading after its own.
+    ``modules`` None keeps every section (a reference of them all); the marks go."""
+    out: list[str] = []
+    skipping = False
+    heading_seen = False
+    for line in text.splitlines(keepends=True):
+        mark = _MODULE_MARK.match(line)
+        if mark:
+            skipping = modules is not None and mark.group(1) not in modules
+            heading_seen = False
+            continue
+        if line.startswith("## "):
+            if heading_seen or not skipping:
+                skipping = False
+            heading_seen = True
+        if not skipping:
+            out.append(line)
+    return "".join(out)
 
 
 def _styles(base: float) -> dict[str, ParagraphStyle]:
@@ -181,7 +207,8 @@ class _Together(Flowable):  # type: ignore[misc]  # reportlab has no type hints
 def draw_rulebook(ctx: Context, c: Canvas, content_dir: str | Path | None = None) -> None:
     """Lay the rulebook out: plain two-column pages, or an A5 booklet."""
     booklet = ctx.options.booklet
-    story = build_story(rulebook_text(ctx.lang, content_dir), 8.2 if booklet else 8.6)
+    text = module_sections(rulebook_text(ctx.lang, content_dir), ctx.options.rules.modules)
+    story = build_story(text, 8.2 if booklet else 8.6)
     if booklet:
         _booklet(ctx, c, story)
         return
