@@ -134,9 +134,12 @@ def test_kill_9_of_the_workers_from_outside_does_not_hang_the_run(tmp_path: Path
 def test_ctrl_c_stops_in_one_line_and_keeps_the_finished_games(tmp_path: Path) -> None:
     spec = _spec(tmp_path, games=200)
     out = tmp_path / "run"
-    # A new session, so that the SIGINT goes to the whole group as a terminal's Ctrl-C does.
+    # A new session, so that the SIGINT goes to the whole group as a terminal's Ctrl-C does;
+    # and SIGINT's default disposition, as in a terminal's foreground job: a Python started
+    # with SIGINT ignored (inherited from a test process that ignores it) keeps ignoring it.
     proc = _cli("lab", "run", str(spec), "--out", str(out), "--workers", "2", "--batch", "1",
-                start_new_session=True)
+                start_new_session=True,
+                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         deadline = time.monotonic() + 120
         while (not list((out / "games").glob("*.parquet")) and time.monotonic() < deadline
