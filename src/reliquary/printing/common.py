@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -226,3 +226,15 @@ def draw_text(c: Canvas, text: str, x: float, y: float, size: float, *, bold: bo
 
 
 ROMAN = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII")
+
+
+#: Draws one token centred at (x, y) with diameter d on the canvas.
+Painter = Callable[[Canvas, float, float, float], None]
+
+
+def track_step(number: int) -> Painter:
+    """One step of a points track (Glory, relic points): its number, centred."""
+    def paint(c: Canvas, cx: float, cy: float, d: float) -> None:
+        draw_text(c, str(number), cx, cy - d * 0.15, d / mm * 0.9, bold=True, color=INK,
+                  align="center")
+    return paint

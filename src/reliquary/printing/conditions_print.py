@@ -5,16 +5,12 @@ name and text comes from the module's data (``data/conditions.toml``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from reportlab.lib import colors
 from reportlab.pdfgen.canvas import Canvas
 
 from ..content import HelpCard, HelpLine, TableText
 from ..engine.modules.conditions import DATA, ConditionData, RiderData
-from .common import INK, Context, draw_text, mm
-
-Painter = Callable[[Canvas, float, float, float], None]
+from .common import INK, Context, Painter, draw_text, mm
 
 #: Each condition's colour (the web's markers too).
 COLORS = {"burning": "#f4a261", "poison": "#90be6d", "fast": "#8ecae6", "slow": "#bdb2ff",

@@ -5,16 +5,12 @@ and a Glory track, when the printed game has the module on."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from reportlab.lib import colors
 from reportlab.pdfgen.canvas import Canvas
 
 from ..content import HelpCard, HelpLine, TableText
 from ..engine.modules.glory import DATA
-from .common import INK, Context, draw_text, mm
-
-Painter = Callable[[Canvas, float, float, float], None]
+from .common import INK, Context, Painter, draw_text, mm, track_step
 
 LABELS = {
     "en": {"objective": "Objective", "end_phase": "End phase", "surge": "Surge",
@@ -88,13 +84,6 @@ def _marker(shrine: bool, word: str) -> Painter:
     return paint
 
 
-def _step(number: int) -> Painter:
-    def paint(c: Canvas, cx: float, cy: float, d: float) -> None:
-        draw_text(c, str(number), cx, cy - d * 0.15, d / mm * 0.9, bold=True, color=INK,
-                  align="center")
-    return paint
-
-
 def glory_groups(ctx: Context) -> list[tuple[str, float, list[Painter], bool]]:
     """(title, diameter, painters, square) of each row of the module's tokens: the most
     markers any board takes, a Shrine, and a Glory track from 0 to 20."""
@@ -103,5 +92,5 @@ def glory_groups(ctx: Context) -> list[tuple[str, float, list[Painter], bool]]:
     return [
         (words["markers"], 16 * mm,
          [_marker(False, "")] * most + [_marker(True, words["shrine"])], False),
-        (words["track"], 10 * mm, [_step(n) for n in range(21)], True),
+        (words["track"], 10 * mm, [track_step(n) for n in range(21)], True),
     ]

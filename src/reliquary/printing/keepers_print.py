@@ -4,15 +4,11 @@ added to the tokens pages when the printed game has the module on."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from reportlab.lib import colors
 from reportlab.pdfgen.canvas import Canvas
 
 from ..engine.modules.keepers import DATA
-from .common import INK, SIDE_COLORS, SIDE_TINTS, Context, draw_text, mm
-
-Painter = Callable[[Canvas, float, float, float], None]
+from .common import INK, SIDE_COLORS, SIDE_TINTS, Context, Painter, draw_text, mm, track_step
 
 #: Each type's colour (the web's too) and the mark drawn on its back.
 TYPE_COLORS = {"icon": colors.HexColor("#e9c46a"), "scroll": colors.HexColor("#a8dadc"),
@@ -99,13 +95,6 @@ def _marker(ctx: Context, kind: int) -> Painter:
     return paint
 
 
-def _step(number: int) -> Painter:
-    def paint(c: Canvas, cx: float, cy: float, d: float) -> None:
-        draw_text(c, str(number), cx, cy - d * 0.15, d / mm * 0.9, bold=True, color=INK,
-                  align="center")
-    return paint
-
-
 def keepers_groups(ctx: Context) -> list[tuple[str, float, list[Painter], bool]]:
     """(title, diameter, painters, square) of each row of the module's tokens."""
     words = LABELS["es" if ctx.lang == "es" else "en"]
@@ -121,5 +110,5 @@ def keepers_groups(ctx: Context) -> list[tuple[str, float, list[Painter], bool]]
         (words["shrines"], 21 * mm, [_shrine(ctx, "key"), _shrine(ctx, "skull")], False),
         (words["markers"], 10 * mm, [_marker(ctx, k) for k in range(len(DATA.relic_type))] * 2,
          False),
-        (words["track"], 10 * mm, [_step(n) for n in range(min(top, 30) + 1)], True),
+        (words["track"], 10 * mm, [track_step(n) for n in range(min(top, 30) + 1)], True),
     ]

@@ -14,7 +14,18 @@ from dataclasses import dataclass
 from reportlab.lib import colors
 from reportlab.pdfgen.canvas import Canvas
 
-from .common import INK, MIN_MARGIN, MUTED, PAPERS, SIDE_COLORS, SIDE_TINTS, Context, draw_text, mm
+from .common import (
+    INK,
+    MIN_MARGIN,
+    MUTED,
+    PAPERS,
+    SIDE_COLORS,
+    SIDE_TINTS,
+    Context,
+    Painter,
+    draw_text,
+    mm,
+)
 from .emblems import draw_harrow, draw_relic, draw_seal, draw_shield, draw_veil
 
 SPARE_MINIONS = 2  # rites place new Minions (D17)
@@ -26,7 +37,6 @@ DAMAGE_RED = colors.HexColor("#9e2a2b")
 _STONES = ((-0.3, -0.25, 0.35, 0.18), (0.05, -0.25, 0.3, 0.18), (-0.15, -0.05, 0.35, 0.18),
            (-0.4, 0.15, 0.25, 0.16), (0.15, 0.1, 0.22, 0.14))
 
-Painter = Callable[[Canvas, float, float, float], None]
 
 
 @dataclass(frozen=True)
