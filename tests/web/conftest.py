@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -9,9 +10,11 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -98,6 +101,35 @@ def browser() -> Iterator[object]:
         chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
+
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+
+def api(server: Server, method: str, path: str, body: dict[str, Any] | None = None
+        ) -> dict[str, Any]:
+    """One JSON request to the test server, its answer decoded."""
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(server.url + path, data=data, method=method,
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as response:  # the test server
+        answer: dict[str, Any] = json.loads(response.read())
+        return answer
+
+
+def start_module_game(page: Any, server: Server, module: str) -> tuple[str, str]:
+    """Start a hot-seat game with ``module`` on from the new-game form; (id, token)."""
+    page.goto(server.url)
+    page.select_option("#mode", "hotseat")
+    page.click("#variants summary")  # the modules sit with the variants
+    page.check(f"input[name=module][value={module}]")
+    page.click("#start")
+    page.wait_for_selector("#board")
+    page.wait_for_function("() => location.search.startsWith('?t=')")
+    gid = page.evaluate("location.pathname.split('/').pop()")
+    token = page.evaluate("new URLSearchParams(location.search).get('t')")
+    return gid, token
 
 
 def screenshot(page: object, name: str) -> Path:

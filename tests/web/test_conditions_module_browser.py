@@ -5,25 +5,10 @@ that says what it does and when it ends, in English and Spanish; a phone shows i
 
 from __future__ import annotations
 
-import json
-import urllib.request
 from typing import Any
 
-from .conftest import Server, screenshot
+from .conftest import DESKTOP, PHONE, Server, api, screenshot
 from .keepers_driver import play_until
-
-DESKTOP = {"width": 1280, "height": 800}
-PHONE = {"width": 390, "height": 844}
-
-
-def _api(server: Server, method: str, path: str, body: dict[str, Any] | None = None
-         ) -> dict[str, Any]:
-    data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(server.url + path, data=data, method=method,
-                                     headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=30) as response:  # the test server
-        answer: dict[str, Any] = json.loads(response.read())
-        return answer
 
 
 def test_guard_by_clicks_shows_the_marker_and_its_tooltip_in_both_languages(
@@ -40,10 +25,10 @@ def test_guard_by_clicks_shows_the_marker_and_its_tooltip_in_both_languages(
     token = page.evaluate("new URLSearchParams(location.search).get('t')")
 
     def get() -> dict[str, Any]:
-        return _api(server, "GET", f"/api/games/{gid}?t={token}")
+        return api(server, "GET", f"/api/games/{gid}?t={token}")
 
     def post(option: str, rev: str) -> dict[str, Any]:
-        return _api(server, "POST", f"/api/games/{gid}/decide",
+        return api(server, "POST", f"/api/games/{gid}/decide",
                     {"token": token, "rev": rev, "option": option})
 
     view = play_until(get, post, lambda v: bool(v.get("decision"))

@@ -6,38 +6,10 @@ to a recovery; the log tells it in English and Spanish; a phone shows it all."""
 
 from __future__ import annotations
 
-import json
-import urllib.request
 from typing import Any
 
-from .conftest import Server, screenshot
+from .conftest import DESKTOP, PHONE, Server, api, screenshot, start_module_game
 from .keepers_driver import can_delve, play_until
-
-DESKTOP = {"width": 1280, "height": 800}
-PHONE = {"width": 390, "height": 844}
-
-
-def _api(server: Server, method: str, path: str, body: dict[str, Any] | None = None
-         ) -> dict[str, Any]:
-    data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(server.url + path, data=data, method=method,
-                                     headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=30) as response:  # the test server
-        answer: dict[str, Any] = json.loads(response.read())
-        return answer
-
-
-def _start(page: Any, server: Server) -> tuple[str, str]:
-    page.goto(server.url)
-    page.select_option("#mode", "hotseat")
-    page.click("#variants summary")  # the modules sit with the variants
-    page.check("input[name=module][value=keepers]")
-    page.click("#start")
-    page.wait_for_selector("#board")
-    page.wait_for_function("() => location.search.startsWith('?t=')")
-    gid = page.evaluate("location.pathname.split('/').pop()")
-    token = page.evaluate("new URLSearchParams(location.search).get('t')")
-    return gid, token
 
 
 def _delve_with_clicks(page: Any) -> None:
@@ -59,15 +31,15 @@ def test_a_delve_with_a_reveal_and_a_recovery_in_both_languages_and_on_a_phone(
         server: Server, browser: Any) -> None:
     page = browser.new_page(viewport=DESKTOP, reduced_motion="reduce")
     for _attempt in range(4):  # the server deals and draws at random: retry a short game
-        gid, token = _start(page, server)
+        gid, token = start_module_game(page, server, "keepers")
         assert page.locator(".token.face-down").count() == 4  # one on each Ruin, type only
         assert page.locator("#keepers-points").count() == 1
 
         def get(gid: str = gid, token: str = token) -> dict[str, Any]:
-            return _api(server, "GET", f"/api/games/{gid}?t={token}")
+            return api(server, "GET", f"/api/games/{gid}?t={token}")
 
         def post(option: str, rev: str, gid: str = gid, token: str = token) -> dict[str, Any]:
-            return _api(server, "POST", f"/api/games/{gid}/decide",
+            return api(server, "POST", f"/api/games/{gid}/decide",
                         {"token": token, "rev": rev, "option": option})
 
         view = play_until(get, post, can_delve, limit=400)
