@@ -120,60 +120,52 @@ def fig_advantage(g: pl.DataFrame, label: str) -> Any:
     return fig
 
 
-def fig_faction_matrix(g: pl.DataFrame, label: str) -> Any:
+def _score_matrix(mat: pl.DataFrame, key: str, label: str, title: str,
+                  size: tuple[float, float, float, float], axes: tuple[str, str],
+                  colorbar: str) -> Any:
+    """A heatmap of the row's score against the column (``key`` and ``opponent``) with
+    intervals and counts; ``size``: the figure's width and height, each a base plus a
+    share per row."""
     plt = _mpl()
-    mat = M.faction_matrix(g)
-    factions = sorted(set(mat["faction"].to_list()) | set(mat["opponent"].to_list()))
-    n = len(factions)
+    names = sorted(set(mat[key].to_list()) | set(mat["opponent"].to_list()))
+    n = len(names)
     grid = np.full((n, n), np.nan)
     texts = {}
     for row in mat.iter_rows(named=True):
-        i, j = factions.index(row["faction"]), factions.index(row["opponent"])
+        i, j = names.index(row[key]), names.index(row["opponent"])
         grid[i, j] = row["score"]
         texts[(i, j)] = (f"{row['score']:.0%}\n[{row['low']:.0%}, {row['high']:.0%}]\n"
                          f"n={row['games']}")
-    fig, ax = plt.subplots(figsize=(2.6 + 1.35 * n, 2.0 + 1.05 * n))
+    fig, ax = plt.subplots(figsize=(size[0] + size[1] * n, size[2] + size[3] * n))
     image = _annotated_heatmap(ax, grid, texts, "RdBu", 0.0, 1.0, fontsize=9)
-    ax.set_xticks(range(n), factions, rotation=30, ha="right", fontsize=10)
-    ax.set_yticks(range(n), factions, fontsize=10)
-    ax.set_xlabel("opponent", fontsize=10)
-    ax.set_ylabel("faction", fontsize=10)
-    fig.colorbar(image, ax=ax, label="row faction's score", shrink=0.8)
-    _titled(fig, "Faction win-rate matrix", label)
+    ax.set_xticks(range(n), names, rotation=30, ha="right", fontsize=10)
+    ax.set_yticks(range(n), names, fontsize=10)
+    ax.set_xlabel(axes[0], fontsize=10)
+    ax.set_ylabel(axes[1], fontsize=10)
+    fig.colorbar(image, ax=ax, label=colorbar, shrink=0.8)
+    _titled(fig, title, label)
     fig.tight_layout()
     return fig
 
 
+def fig_faction_matrix(g: pl.DataFrame, label: str) -> Any:
+    return _score_matrix(M.faction_matrix(g), "faction", label, "Faction win-rate matrix",
+                         (2.6, 1.35, 2.0, 1.05), ("opponent", "faction"),
+                         "row faction's score")
+
+
 def fig_rite_matrix(g: pl.DataFrame, label: str) -> Any:
     """The row rite's holder's score against the column rite's, with intervals."""
-    plt = _mpl()
     mat = M.rite_matrix(g)
-    rites = sorted(set(mat["rite"].to_list()) | set(mat["opponent"].to_list()))
-    n = len(rites)
-    if n < 2:
-        fig, ax = plt.subplots(figsize=(6, 2))
+    if len(set(mat["rite"].to_list()) | set(mat["opponent"].to_list())) < 2:
+        fig, ax = _mpl().subplots(figsize=(6, 2))
         ax.axis("off")
         ax.text(0.5, 0.5, "fewer than two rites drafted: no rite matrix", ha="center",
                 va="center")
         _titled(fig, "Rite win-rate matrix", label)
         return fig
-    grid = np.full((n, n), np.nan)
-    texts = {}
-    for row in mat.iter_rows(named=True):
-        i, j = rites.index(row["rite"]), rites.index(row["opponent"])
-        grid[i, j] = row["score"]
-        texts[(i, j)] = (f"{row['score']:.0%}\n[{row['low']:.0%}, {row['high']:.0%}]\n"
-                         f"n={row['games']}")
-    fig, ax = plt.subplots(figsize=(3.2 + 1.5 * n, 2.4 + 1.1 * n))
-    image = _annotated_heatmap(ax, grid, texts, "RdBu", 0.0, 1.0, fontsize=9)
-    ax.set_xticks(range(n), rites, rotation=30, ha="right", fontsize=10)
-    ax.set_yticks(range(n), rites, fontsize=10)
-    ax.set_xlabel("opponent's rite", fontsize=10)
-    ax.set_ylabel("rite", fontsize=10)
-    fig.colorbar(image, ax=ax, label="row rite's holder's score", shrink=0.8)
-    _titled(fig, "Rite win-rate matrix", label)
-    fig.tight_layout()
-    return fig
+    return _score_matrix(mat, "rite", label, "Rite win-rate matrix", (3.2, 1.5, 2.4, 1.1),
+                         ("opponent's rite", "rite"), "row rite's holder's score")
 
 
 def fig_faction_strength(g: pl.DataFrame, label: str) -> Any:
