@@ -60,6 +60,17 @@ def test_compare_cli_prints_the_decision_and_the_games(tmp_path: Path) -> None:
     assert "decision: B lower after" in result.output
 
 
+def test_compare_cli_offers_every_metric_the_lab_compares() -> None:
+    # MODULES.md §10.2 step 2 compares the board-win rate (decisiveness) and the
+    # comeback rate too: the CLI's list must not fall behind the lab's.
+    from reliquary.cli.lab_cmds import COMPARE_METRICS, PAIRED_METRICS
+    from reliquary.lab.compare import PER_GAME, PER_REP
+    assert set(PAIRED_METRICS) == set(PER_GAME)
+    assert set(COMPARE_METRICS) == set(PER_GAME) | set(PER_REP)
+    result = CliRunner().invoke(cli, ["lab", "compare", "--help"])
+    assert "decisiveness" in result.output and "comeback_rate" in result.output
+
+
 TUNE = """
 seed = 3
 games_per_cell = 2

@@ -28,6 +28,11 @@ from rich.progress import (
 )
 
 INSTALL = "pip install 'reliquary[lab]'"
+#: `lab compare`'s metrics: per game (compared in pairs), then per repetition. Kept
+#: here because the lab's modules need the optional extra; a test checks them against
+#: `lab.compare.PER_GAME` and `PER_REP`.
+PAIRED_METRICS = ("cap_rate", "draw_rate", "first_player", "mean_length", "decisiveness")
+COMPARE_METRICS = (*PAIRED_METRICS, "faction_spread", "comeback_rate")
 
 
 def _need_lab() -> None:
@@ -279,8 +284,7 @@ def objectives_cmd(run_dirs: tuple[Path, ...], csv_out: Path | None) -> None:
 @click.argument("spec_a", metavar="A.toml", type=click.Path(dir_okay=False, path_type=Path))
 @click.argument("spec_b", metavar="B.toml", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--metric", "metric", required=True,
-              type=click.Choice(["cap_rate", "first_player", "faction_spread", "mean_length",
-                                 "draw_rate"]),
+              type=click.Choice(COMPARE_METRICS),
               help="What to compare (definitions: reliquary lab metrics).")
 @click.option("--test", "test", type=click.Choice(["interval", "sprt"]), default="interval",
               show_default=True, help="Always-valid interval (any metric) or paired SPRT "
@@ -339,7 +343,7 @@ def compare_cmd(spec_a: Path, spec_b: Path, metric: str, test: str, margin: floa
     click.echo(f"{metric}: A {result.value_a:.4g}, B {result.value_b:.4g}; B − A "
                f"{result.difference:+.4g}, always-valid {1 - alpha:.0%} interval "
                f"[{low:+.4g}, {high:+.4g}]")
-    unit = "repetitions" if metric == "faction_spread" else "pairs"
+    unit = "pairs" if metric in PAIRED_METRICS else "repetitions"
     click.echo(f"decision: {result.decision} after {result.games_used} games "
                f"({result.observations} {unit}): {result.used_stored} already stored, "
                f"{result.used_new} new; {result.games_played} games played now; "
