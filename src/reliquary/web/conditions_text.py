@@ -106,3 +106,107 @@ def event_line(kind: str, d: dict[str, Any], name: Callable[[int], str],
     """The log line of a Conditions event, or None if ``kind`` is not one."""
     line = _lines(name, piece).get(kind)
     return line(d) if line is not None else None
+
+
+# ---------------------------------------------------------------------- previews
+#: When a condition gained now ends, by its data's duration ({side}: its owner).
+_ENDS: dict[str, tuple[str, str]] = {
+    "owner_turn": ("until the end of {side}'s next turn",
+                   "hasta el final del siguiente turno de {side}"),
+    "until_owner_turn_start": ("until {side}'s next turn starts",
+                               "hasta que empiece el siguiente turno de {side}"),
+    "upkeep": ("until Upkeep, at the round's end", "hasta el Mantenimiento, al final de la ronda"),
+    "round": ("until the round's end", "hasta el final de la ronda"),
+    "permanent": ("while it stays on the board", "mientras siga en el tablero"),
+}
+_SIDE = {"en": ("Key", "Skull"), "es": ("Llave", "Calavera")}
+_KIND = {"en": ("Minion", "Hero"), "es": ("Esbirro", "Héroe")}
+
+
+def ends_text(cond: str, owner: int, lang: str) -> str:
+    """When condition ``cond`` gained now by a piece of ``owner`` ends, from the data."""
+    data = next((c for c in DATA.condition if c.id == cond), None)
+    if data is None:
+        return ""
+    en, es = _ENDS[data.duration]
+    text = (en if lang == "en" else es).format(side=_SIDE[lang][owner])
+    if data.on_attack is not None and data.on_attack.consume:
+        text += " or when it attacks" if lang == "en" else " o hasta que ataque"
+    return text
+
+
+def piece_words(d: dict[str, Any], player: int, lang: str, name: Callable[[int], str]) -> str:
+    """'your Hero on c3' / 'tu Héroe en c3' (an enemy's: 'Skull's Minion on e5')."""
+    kind = _KIND[lang][bool(d.get("hero"))]
+    sq = name(d["square"]) if isinstance(d.get("square"), int) and d["square"] >= 0 else "?"
+    owner = d.get("owner", player)
+    if lang == "en":
+        whose = "your" if owner == player else f"{_SIDE['en'][owner]}'s"
+        return f"{whose} {kind} on {sq}"
+    whose = "tu" if owner == player else "el"
+    tail = "" if owner == player else f" de {_SIDE['es'][owner]}"
+    return f"{whose} {kind}{tail} en {sq}"
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def preview_line(events: list[Any], before: Any, player: int, name: Callable[[int], str]
+                 ) -> Line | None:
+    """What a general action's events would do, in words: who gains or loses which
+    condition and value, and when it ends. ``before``: the state before the action (a
+    gain that only restarts a duration says so, M-COND-D7). None if nothing of this
+    module's happened."""
+    parts: list[Line] = []
+    for e in events:
+        d = e.data
+        kind = e.kind
+        if kind not in ("condition", "condition_end", "condition_tick", "condition_cancelled",
+                        "condition_immune") or d.get("condition") not in _NAMES:
+            continue
+        if kind in ("condition_end", "condition_tick") and d.get("why") not in (
+                "tended", "used"):
+            continue  # an expiry or Upkeep at the turn's or round's end: not the action's
+        who = {lang: _cap(piece_words(d, player, lang, name)) for lang in ("en", "es")}
+        cond = {lang: condition_name(d["condition"], lang) for lang in ("en", "es")}
+        old_piece = before.pieces.get(d.get("piece", -1))
+        old = old_piece.value(d["condition"]) if old_piece is not None \
+            and old_piece.has(d["condition"]) else None
+        if kind == "condition":
+            value = d.get("value") or 0
+            owner = d.get("owner", player)
+            ends = {lang: ends_text(d["condition"], owner, lang) for lang in ("en", "es")}
+            v = f" {value}" if value else ""
+            if old is not None and (old or 0) >= value:
+                parts.append({
+                    "en": f"{who['en']} keeps {cond['en']}{v}; it now lasts "
+                          f"{ends['en']}.",
+                    "es": f"{who['es']} mantiene {cond['es']}{v}; ahora dura "
+                          f"{ends['es']}."})
+            else:
+                parts.append({
+                    "en": f"{who['en']} gains {cond['en']}{v}, {ends['en']}.",
+                    "es": f"{who['es']} gana {cond['es']}{v}, {ends['es']}."})
+        elif kind == "condition_tick":
+            was = f"{old} → " if old else ""
+            parts.append({
+                "en": f"{who['en']}: {cond['en']} {was}{d.get('value')}.",
+                "es": f"{who['es']}: {cond['es']} {was}{d.get('value')}."})
+        elif kind == "condition_end":
+            was = f" {old}" if old else ""
+            parts.append({"en": f"{who['en']} loses {cond['en']}{was}.",
+                          "es": f"{who['es']} pierde {cond['es']}{was}."})
+        elif kind == "condition_cancelled":
+            by = {lang: condition_name(d["by"], lang) for lang in ("en", "es")}
+            parts.append({
+                "en": f"{who['en']}: {cond['en']} and {by['en']} cancel each "
+                      f"other (both end).",
+                "es": f"{who['es']}: {cond['es']} y {by['es']} se anulan (ambas "
+                      f"acaban)."})
+        else:
+            parts.append({"en": f"{who['en']} is immune to {cond['en']}.",
+                          "es": f"{who['es']} es inmune a {cond['es']}."})
+    if not parts:
+        return None
+    return {lang: " ".join(p[lang] for p in parts) for lang in ("en", "es")}

@@ -42,6 +42,7 @@ if TYPE_CHECKING:
 from .conditions_text import PROMPTS as CONDITIONS_PROMPTS
 from .glory_text import PROMPTS as GLORY_PROMPTS
 from .keepers_text import PROMPTS as KEEPERS_PROMPTS
+from .module_preview import NOTE_KINDS, decision_notes
 from .text import Line, LogContext, describe, note_before, result_text
 
 log = logging.getLogger(__name__)
@@ -319,6 +320,8 @@ def view(session: Session, seats: frozenset[int], *, ai: AIPool | None,
             "card": d.card,
             "prompt": {"en": en, "es": es},
         }
+        if mine and d.kind in NOTE_KINDS:  # a module's choice: what each option would do
+            decision["notes"] = decision_notes(state, d.player)
     result = pos["result"]
     if result is not None:  # how it was decided: the Vigil's tie-break (V2) when it came to it
         result = {**result, "tiebreak": (result.get("detail") or None)

@@ -28,6 +28,7 @@ from ..engine import (
     format_option,
     parse_option,
 )
+from .module_preview import action_outcomes
 from .schemas import MAX_TOKEN, Error
 
 router = APIRouter()
@@ -137,7 +138,8 @@ def preview_of(state: State, seats: frozenset[int], token: str) -> dict[str, Any
         if "glory" in state.settings.modules and chosen.mode == "attack":
             out["support"] = _support_preview(state, player, chosen.card, out["pieces"])
     elif first.kind == "interact":  # M-MOD-3: each module action, who can take it, on what
-        out["actions"] = {str(action): _action_preview(after, player, action)
+        out["actions"] = {str(action): {**_action_preview(after, player, action),
+                                        **action_outcomes(after, action)}
                           for action in first.options}
     else:  # REGROUP or RITE: squares of the board, no piece of its own
         out["squares"] = sorted(_squares(after, list(first.options)))

@@ -1,9 +1,10 @@
 // The board as SVG: squares, Ruins, relics, pieces, option squares, previews, arrows.
 // Drawing only: which squares are options always comes from the server.
-import {esc, sideName, t} from "./i18n.js";
+import {esc, sideName, t, text} from "./i18n.js";
 import {keepersSVG} from "./keepers.js";
 import {glorySVG, supportBadge} from "./glory.js";
 import {conditionMarks, conditionsSVG, conditionsTitle} from "./conditions.js";
+import {interactMarksSVG} from "./interact.js";
 
 export const CELL = 60;
 export const SIDES = ["key", "skull"];
@@ -43,7 +44,8 @@ export function pieceShape(p, cx, cy, extra = "") {
   return g;
 }
 
-// opts: {bottom, squares:Set, preview, chosen, subject, arrows:[{from,to,kind}], phase}
+// opts: {bottom, squares:Set, preview, chosen, subject, arrows:[{from,to,kind}], phase,
+//        interactAction (the INTERACT action whose preview is drawn), notes (decision.notes)}
 export function boardSVG(v, opts) {
   const pos = v.position;
   const n = pos.settings.size;
@@ -141,11 +143,13 @@ export function boardSVG(v, opts) {
   parts.push(glorySVG(pos, name => centre(name, n, bottom)));  // Glory's objective markers
   parts.push(conditionsSVG(pos, name => centre(name, n, bottom)));  // a Paralyzed to come
   if (pv) pvMarks(["attack"]);
+  if (pv && pv.actions) parts.push(interactMarksSVG(pv, opts.interactAction, name => centre(name, n, bottom)));
   // option squares last: on top, clickable and focusable
   for (const name of opts.squares || []) {
     const [x, y] = sqXY(name, n, bottom);
     const alt = opts.alt && opts.alt.has(name) ? " opt-alt" : opts.alt ? " opt-target" : "";
-    parts.push(`<rect class="opt-sq opt${alt}${opts.hint === name ? " hinted" : ""}" tabindex="0" role="button" aria-label="${name}" data-opt-sq="${name}" id="opt-${name}" x="${x * CELL + 2}" y="${y * CELL + 2}" width="${CELL - 4}" height="${CELL - 4}" rx="6"/>`);
+    const note = opts.notes && opts.notes[name] ? text(opts.notes[name].text) : "";  // a module choice's
+    parts.push(`<rect class="opt-sq opt${alt}${opts.hint === name ? " hinted" : ""}" tabindex="0" role="button" aria-label="${name}${note ? ": " + esc(note) : ""}" data-opt-sq="${name}" id="opt-${name}" x="${x * CELL + 2}" y="${y * CELL + 2}" width="${CELL - 4}" height="${CELL - 4}" rx="6">${note ? `<title>${esc(note)}</title>` : ""}</rect>`);
   }
   return `<svg id="board" class="board bottom-${bottom}" viewBox="0 0 ${n * CELL} ${n * CELL}" role="group" aria-label="board">${parts.join("")}</svg>`;
 }

@@ -1,6 +1,6 @@
 // Conditions (MODULES.md §4) on the play screen: a marker beside a piece for each of its
 // conditions (a letter, and the value for valued ones) with a tooltip that says what the
-// condition does and when it ends; the words of INTERACT's actions and their previews;
+// condition does and when it ends; the words of INTERACT's actions (their previews: interact.js);
 // the Fast step; the module's help (en/es). The position says all of it: each piece's
 // `conditions`, and pos.modules.conditions.
 import {esc, t, addStrings} from "./i18n.js";
@@ -26,7 +26,7 @@ addStrings({
     cd_focus_note: "one of your pieces gains Focus 1: +1 damage to its next attack's first hit",
     cd_guard_note: "one of your pieces gains Defensive 1: every hit on it deals 1 less",
     cd_tend_note: "one of your pieces lowers by 1 the Burning of itself or an adjacent friend",
-    cd_preview: "INTERACT would let", cd_pending: "Paralyzed from its next turn",
+    cd_pending: "Paralyzed from its next turn",
     cd_dread: "Dread",
     cd_help: "Conditions: markers beside the pieces (hover for what each does and when it ends). Burning and Poison hurt at Upkeep, at the round's end. Bolt, Smite, Hook, Gale, Ordeal and Rapture carry riders. INTERACT (a card played for neither move nor attack) offers FOCUS, GUARD and TEND. Attacking an enemy relic carrier takes a Dread test on a die: below the target number the attack ends and the attacker is Paralyzed next turn.",
   },
@@ -50,7 +50,7 @@ addStrings({
     cd_focus_note: "una de tus piezas gana Concentración 1: +1 de daño al primer golpe de su siguiente ataque",
     cd_guard_note: "una de tus piezas gana Defensiva 1: cada golpe que recibe hace 1 menos",
     cd_tend_note: "una de tus piezas baja en 1 el Ardiente de sí misma o de una amiga adyacente",
-    cd_preview: "INTERACTUAR permitiría", cd_pending: "Paralizada desde su siguiente turno",
+    cd_pending: "Paralizada desde su siguiente turno",
     cd_dread: "Pavor",
     cd_help: "Condiciones: marcadores junto a las piezas (pasa el ratón para ver qué hace cada una y cuándo acaba). Ardiente y Veneno dañan en el Mantenimiento, al final de la ronda. Rayo, Castigo, Garfio, Vendaval, Ordalía y Rapto llevan efectos añadidos. INTERACTUAR (una carta jugada sin mover ni atacar) ofrece CONCENTRARSE, GUARDIA y ATENDER. Atacar a un portador de la reliquia enemiga obliga a una prueba de Pavor con un dado: por debajo de la dificultad el ataque acaba y el atacante queda Paralizado su siguiente turno.",
   },
@@ -98,17 +98,6 @@ export function conditionsLabel(kind, opt) {
 
 export function conditionsNote(kind, opt) {
   return kind === "interact" && ACTIONS.includes(opt) ? t(`cd_${opt}_note`) : "";
-}
-
-// What INTERACT would let each action do (the preview's "actions"), in a line.
-export function interactPreviewHTML(preview) {
-  if (!preview || !preview.actions) return "";
-  const parts = Object.entries(preview.actions).map(([action, a]) => {
-    const name = ACTIONS.includes(action) ? t(`cd_${action}_action`) : action;
-    const targets = Object.entries(a.targets || {}).map(([from, to]) => `${from} → ${to.join(", ")}`);
-    return `<b>${esc(name)}</b> ${esc(targets.length ? targets.join("; ") : (a.actors || []).join(", "))}`;
-  });
-  return parts.length ? `<span class="interact-preview" id="interact-preview">${esc(t("cd_preview"))}: ${parts.join(" · ")}</span>` : "";
 }
 
 // The Dread roll's words beside the last die (the status row's roll).

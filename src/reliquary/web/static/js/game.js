@@ -10,7 +10,8 @@ import {hintArrows, hintHTML} from "./hint.js";
 import {decisionOptions} from "./prompt.js";
 import {keepersStatusHTML} from "./keepers.js";
 import {gloryStatusHTML} from "./glory.js";
-import {interactPreviewHTML, rollLabel} from "./conditions.js";
+import {rollLabel} from "./conditions.js";
+import {interactPreviewHTML, optionNotesHTML, bindNotes} from "./interact.js";
 import {helpHTML} from "./help.js";
 import {animate, pace, skip as skipAnimation} from "./anim.js";
 import {remember, update as updateStored} from "./store.js";
@@ -335,7 +336,8 @@ function render(v, entries) {
       <div class="status-row" id="status-row"><span class="status" id="status">${statusHTML(v)}</span>
         ${vigilHTML(pos.vigil)}${roll}${keepersStatusHTML(pos)}${clocksHTML(v)}${evalBar}</div>
       <div class="board-box" id="board-box">${boardSVG(v, {bottom: me, squares: opts.squares, alt,
-        preview: currentPreview(v), hint: S.hint && S.hint.best,
+        preview: currentPreview(v), hint: S.hint && S.hint.best, interactAction: S.ui.interactAction,
+        notes: d && d.mine ? d.notes : null,
         chosen: S.ui.escortFrom, subject: d && d.piece, arrows: boardArrows(v)})}
         <div class="offer-slot" id="offer-slot"></div><div class="bubble-slot" id="bubble-slot" aria-live="polite"></div>
         ${waitingGuest && !S.ui.hideWaiting ? waitingHTML(v, S.token) : ""}</div>
@@ -345,7 +347,7 @@ function render(v, entries) {
         <div class="hand-wrap waiting-wrap"><div class="hand-label">${esc(t("waiting"))}</div><div class="hand" id="waiting"></div></div>
       </div>
       <div class="prompt-box" id="prompt-box">${inviteBanner(v)}${gloryStatusHTML(pos, meta, d)}
-        ${v.result ? resultHTML(v) : `<div class="prompt" id="prompt" aria-live="polite">${esc(prompt)} ${escortNote}${deployNote}${interactPreviewHTML(currentPreview(v))}${d && !d.mine ? aiHTML(v) : ""}</div>
+        ${v.result ? resultHTML(v) : `<div class="prompt" id="prompt" aria-live="polite">${esc(prompt)} ${escortNote}${deployNote}<span class="interact-slot" id="interact-slot">${interactPreviewHTML(currentPreview(v), S.ui.interactAction)}</span>${optionNotesHTML(d)}${d && !d.mine ? aiHTML(v) : ""}</div>
         <div class="actions"><div class="buttons" id="buttons">${buttons}</div>`}
         <div class="tools">${tools}${hintLine}</div>${v.result ? "" : "</div>"}
       </div>
@@ -559,10 +561,29 @@ function redrawBoard(v) {
   const svg = document.getElementById("board");
   const holder = document.createElement("div");
   holder.innerHTML = boardSVG(v, {bottom: bottomSide(v), squares: opts.squares,
-    preview: currentPreview(v), hint: S.hint && S.hint.best,
+    preview: currentPreview(v), hint: S.hint && S.hint.best, interactAction: S.ui.interactAction,
+    notes: v.decision && v.decision.mine ? v.decision.notes : null,
     chosen: S.ui.escortFrom, subject: v.decision && v.decision.piece, arrows: boardArrows(v)});
   svg.replaceWith(holder.firstElementChild);
+  const slot = document.getElementById("interact-slot");  // INTERACT's preview, when it is one
+  if (slot) slot.innerHTML = interactPreviewHTML(currentPreview(v), S.ui.interactAction);
   bindBoard(v, v.decision);
+}
+
+// The INTERACT preview's action buttons: pointing at one (or tapping it) shows that action.
+function bindInteract(v) {
+  document.querySelectorAll("[data-ia-action]").forEach(el => {
+    const show = () => {
+      if (S.ui.interactAction === el.dataset.iaAction) return;
+      const action = S.ui.interactAction = el.dataset.iaAction;
+      const focused = document.activeElement === el;
+      redrawBoard(v);
+      if (focused) document.querySelector(`[data-ia-action="${CSS.escape(action)}"]`)?.focus();
+    };
+    el.addEventListener("mouseenter", show);
+    el.addEventListener("focus", show);
+    el.addEventListener("click", show);
+  });
 }
 
 // The board's clicks and keys: option squares; with a card's MOVE previewed, a piece
@@ -575,6 +596,8 @@ function bindBoard(v, d) {
       if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); S.ui.keyboard = true; chooseSquare(el.dataset.optSq, d); }
     });
   });
+  bindNotes(d);  // the rule modules' choices: what each option would touch
+  bindInteract(v);
   const svg = document.getElementById("board");
   const pv = currentPreview(v);
   if (!svg || !pv || !d || !d.mine || d.kind !== "play") return;

@@ -11,11 +11,6 @@ addStrings({
     gl_marker: "Objective marker", gl_shrine: "Shrine (2 Glory at the final End phase)",
     gl_objectives: "Objectives", gl_upgrades: "Upgrades", gl_end_phase: "End phase",
     gl_surge: "Surge", gl_deck: "left in the deck", gl_no_end: "no fixed end",
-    cd_honed: "Upgrade HonedEdge", cd_honed_text: "its hits with line damage 1 or more deal 1 more",
-    cd_warded: "Upgrade Warded", cd_warded_text: "the first hit that would damage it each round deals 1 less",
-    cd_fleet: "Upgrade Fleet", cd_fleet_text: "it may take 1 step at the end of each of its owner's turns",
-    cd_sundering: "Upgrade Sundering", cd_sundering_text: "its hits ignore reductions and the defender's Support",
-    cd_heavy: "Upgrade HeavyHand", cd_heavy_text: "its pushes and pulls go 1 square further",
     gl_step_score: "1 score", gl_step_discard: "2 discard", gl_step_upgrade: "3 upgrade", gl_step_draw: "4 draw",
     gl_support: "Support", gl_support_why: "of your other pieces next to the target, against", gl_support_why2: "of theirs next to the attacker",
     gl_help: "Glory & Support: a kill gives the other side 1 Glory; objectives score Glory — surge ones at the end of your own turn, End-phase ones at the End phase after each phase of rounds. Hands are public. At an End phase each player in turn scores, may discard objectives, may buy one upgrade with unspent Glory (it stays on the piece) and draws back up to 2. After the last phase the most Glory wins (spent Glory counts), then the most markers held. Support: when more of the attacker's other pieces stand next to the target than the defender's next to the attacker, the hit deals 1 more; the other way round, 1 less."},
@@ -24,17 +19,26 @@ addStrings({
     gl_marker: "Marcador de objetivo", gl_shrine: "Santuario (2 de Gloria en la última fase final)",
     gl_objectives: "Objetivos", gl_upgrades: "Mejoras", gl_end_phase: "Fase final",
     gl_surge: "Oleada", gl_deck: "quedan en el mazo", gl_no_end: "sin final fijo",
-    cd_honed: "Mejora HonedEdge", cd_honed_text: "sus impactos con daño de línea 1 o más hacen 1 más",
-    cd_warded: "Mejora Warded", cd_warded_text: "el primer impacto que la dañaría en cada ronda hace 1 menos",
-    cd_fleet: "Mejora Fleet", cd_fleet_text: "puede dar 1 paso al final de cada turno de su dueño",
-    cd_sundering: "Mejora Sundering", cd_sundering_text: "sus impactos ignoran las reducciones y el Apoyo del defensor",
-    cd_heavy: "Mejora HeavyHand", cd_heavy_text: "sus empujes y arrastres llegan 1 casilla más lejos",
     gl_step_score: "1 puntuar", gl_step_discard: "2 descartar", gl_step_upgrade: "3 mejorar", gl_step_draw: "4 robar",
     gl_support: "Apoyo", gl_support_why: "de tus otras piezas junto al objetivo, contra", gl_support_why2: "de las suyas junto al atacante",
     gl_help: "Gloria y Apoyo: cada muerte da 1 de Gloria al otro bando; los objetivos dan Gloria — los de oleada al final de tu propio turno, los de fase final en la fase final tras cada fase de rondas. Las manos son públicas. En una fase final cada jugador, por turno, puntúa, puede descartar objetivos, puede comprar una mejora con Gloria sin gastar (se queda en la pieza) y roba hasta tener 2. Tras la última fase gana quien tenga más Gloria (la gastada cuenta), luego quien controle más marcadores. Apoyo: si junto al objetivo hay más piezas del atacante que piezas del defensor junto al atacante, el impacto hace 1 más; al revés, 1 menos."},
 });
 
 const CELL = 60;  // board.js's
+
+// The upgrades' conditions in words from the module's data (meta.glory.upgrades, which
+// /api/meta reads from glory.toml): a piece's marker says "Upgrade HonedEdge: its hits …"
+// in either language, so an edit of the data shows on the page as it is.
+export function useGloryData(meta) {
+  const table = {en: {}, es: {}};
+  for (const u of (meta && meta.glory && meta.glory.upgrades) || []) {
+    for (const code of ["en", "es"]) {
+      table[code][`cd_${u.condition}`] = `${code === "es" ? "Mejora" : "Upgrade"} ${u.id}`;
+      table[code][`cd_${u.condition}_text`] = (u.text && (u.text[code] || u.text.en)) || "";
+    }
+  }
+  addStrings(table);
+}
 
 function sqOf(index, n) { return String.fromCharCode(97 + index % n) + (Math.floor(index / n) + 1); }
 function text(x) { return (x && (x[lang] || x.en)) || ""; }

@@ -4,6 +4,7 @@ import {applyStatic, bindLangButtons, onLangChange, t, esc, errorText} from "./i
 import {renderHome} from "./lobby.js";
 import {openGame, closeGame, rerender, setRouter, notFound} from "./game.js";
 import {openReplay, redrawReplay} from "./replay.js";
+import {useGloryData} from "./glory.js";
 
 const app = document.getElementById("app");
 let meta = null;
@@ -47,6 +48,7 @@ onLangChange(() => {
     app.innerHTML = `<p class="error">${esc(errorText(err))}</p>`;
     return;
   }
+  useGloryData(meta);  // the upgrades' words, from the module's data
   document.title = "Reliquary";
   route();
 })();

@@ -4,6 +4,7 @@ import {t, text, factionName, riteName} from "./i18n.js";
 import {keepersLabel} from "./keepers.js";
 import {gloryLabel} from "./glory.js";
 import {conditionsLabel, conditionsNote} from "./conditions.js";
+import {optionNote} from "./interact.js";
 
 export const MODE_ORDER = ["move", "attack", "regroup", "rite", "pass"];
 const SQUARE = /^[a-z]\d+$/;
@@ -32,14 +33,15 @@ export function decisionOptions(meta, v, ui) {
       const r = meta.rites.find(x => x.id === opt);
       out.buttons.push({opt, label: riteName(meta, opt), note: r ? text(r.text) : ""});
     } else if (opt === "pass") {
-      out.buttons.push({opt, label: d.kind === "lunge" ? t("stay") : t("pass")});
+      const note = optionNote(d, opt);  // a module choice's pass (the Prize left): what it means
+      out.buttons.push({opt, label: d.kind === "lunge" ? t("stay") : t("pass"), ...(note ? {note} : {})});
     } else if (SQUARE.test(opt)) {
       out.squares.add(opt);
     } else if (gloryLabel(d.kind, opt, meta)) {  // an objective or an upgrade, with its text
       const g = gloryLabel(d.kind, opt, meta);
       out.buttons.push({opt, label: g.label, note: g.note});
     } else {
-      const note = conditionsNote(d.kind, opt);
+      const note = optionNote(d, opt) || conditionsNote(d.kind, opt);  // the server's, if any
       out.buttons.push({opt, label: keepersLabel(d.kind, opt) || conditionsLabel(d.kind, opt) || opt,
         ...(note ? {note} : {})});
     }
