@@ -15,7 +15,9 @@ Both choices are blind to the other player's: S3 is secret, and the rite draft's
 values are measured against every rite alike. Positions under content or settings no
 ruleset matches use the classic table; a faction or rite the table lacks counts 0 (the
 field's average). Other setup decisions (Ruins, deployment, relics) stay with
-:func:`reliquary.ai.planning.setup_choice`.
+:func:`reliquary.ai.planning.setup_choice`, except where a rule module gives a
+module-aware agent its own heuristic (:data:`reliquary.ai.module_terms.BASE_SETUP`:
+with Keepers' Relics on, the Ruins, which will hold tokens).
 
 >>> from reliquary import default_content
 >>> from reliquary.engine import State
@@ -38,7 +40,7 @@ from functools import cache
 from importlib import resources
 from typing import Any, Literal
 
-from ..engine import Option, State
+from ..engine import SETUP_KINDS, Option, State
 
 Strategy = Literal["best", "mixed"]
 STRATEGIES: tuple[str, ...] = ("best", "mixed")
@@ -133,14 +135,28 @@ def draft_choice(state: State, rng: random.Random, strategy: str = "mixed",
     return rng.choices(options, weights=weights)[0]
 
 
-def setup_choice(state: State, rng: random.Random, strategy: str = "mixed") -> Option:
+def setup_choice(state: State, rng: random.Random, strategy: str = "mixed",
+                 module_aware: bool = True) -> Option:
     """A thinking agent's choice at any setup decision: factions and rites from the
-    values, the rest as :func:`reliquary.ai.planning.setup_choice` places them."""
+    values, a rule module's own heuristic where it has one (module-aware agents), the
+    rest as :func:`reliquary.ai.planning.setup_choice` places them."""
     if state.decision().kind in DRAFT_KINDS:
         return draft_choice(state, rng, strategy)
+    if module_aware:
+        from .module_terms import module_base_setup_choice
+
+        option = module_base_setup_choice(state, rng)
+        if option is not None:
+            return option
     from .planning import setup_choice as place
 
     return place(state, rng)
+
+
+def module_aware(agent: Any) -> bool:
+    """Whether ``agent`` plays with the rule modules' terms (``module_eval="aware"``)."""
+    weights = getattr(agent, "weights", None)
+    return weights is not None and getattr(weights, "module_terms", 0.0) != 0.0
 
 
 class Drafted:
@@ -160,9 +176,17 @@ class Drafted:
         self.draft_rng = random.Random(seed)
 
     def choose(self, state: State) -> Option:
-        if not state.is_chance and not state.is_terminal \
-                and state.decision().kind in DRAFT_KINDS:
-            return draft_choice(state, self.draft_rng, self.strategy, self.temperature)
+        if not state.is_chance and not state.is_terminal:
+            kind = state.decision().kind
+            if kind in DRAFT_KINDS:
+                return draft_choice(state, self.draft_rng, self.strategy, self.temperature)
+            if kind in SETUP_KINDS and state.settings.modules and module_aware(self.agent):
+                from .module_terms import module_base_setup_choice
+
+                chosen = module_base_setup_choice(state, getattr(self.agent, "rng",
+                                                                 self.draft_rng))
+                if chosen is not None:
+                    return chosen
         option: Option = self.agent.choose(state)
         return option
 
@@ -180,5 +204,5 @@ def drafted(agent: Any, seed: int | None = None, strategy: str = "mixed") -> Any
 
 
 __all__ = ["DRAFT_KINDS", "STRATEGIES", "TEMPERATURE", "DraftValues", "Drafted",
-           "draft_choice", "drafted", "load_values", "ruleset_name", "setup_choice",
-           "shipped_values", "values_for"]
+           "draft_choice", "drafted", "load_values", "module_aware", "ruleset_name",
+           "setup_choice", "shipped_values", "values_for"]

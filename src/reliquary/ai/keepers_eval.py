@@ -13,14 +13,28 @@ when the module is on (module-aware play; ``Weights.module_terms = 0`` plays bli
 - **Sets and Wayshrines.** ``set_progress`` per type recovered towards the next set;
   ``shrine`` for a Wayshrine on the board, less ``shrine_threat`` while an enemy is next
   to it.
+
+**Ruins at setup (S2).** With the module on, every Ruin will hold a token (M-KEEP-2), so
+:func:`ruin_choice` places a module-aware agent's Ruin pairs by :func:`ruin_prospect`:
+the face-down token term above, projected onto the opening. The pieces are not deployed
+yet, so each side's deployment squares stand for its pieces: the expected token value
+times ``rule`` per square of lead among the deployment squares next to the Ruin (up to
+2: pieces that rule it and can lift from the first turn), less ``distance`` per square
+between the placer's rows and the Ruin, less ``progress`` per square the token must be
+carried home. S2's pairs are mirrored through the centre, so the opponent gets the same
+prospect from the mirror Ruin: the term cannot favour one side, and the distances of a
+pair add up alike; what it rewards is a pair whose tokens each side can delve and carry
+home soon (Ruins touching the deployment rows), where a module-blind placement spreads
+the Ruins over the middle for lines of sight only.
 """
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from typing import Final
 
-from ..engine import State
+from ..engine import Option, State
 from ..engine.hooks import OBJECT
 from ..engine.modules.keepers import DATA, KeepersHooks, expected_value, kstate
 
@@ -38,6 +52,9 @@ class KeepersWeights:
     set_progress: float = 4.0
     shrine: float = 6.0
     shrine_threat: float = 4.0
+    #: At S2, per file a Ruin stands from the centre (the base game's spread, kept as a
+    #: small preference among Ruins of equal prospect).
+    ruin_file: float = 0.3
 
 
 WEIGHTS: Final = KeepersWeights()
@@ -105,3 +122,52 @@ def _side(state: State, player: int, w: KeepersWeights) -> float:
     sets = st.sets[player]
     value += w.set_progress * sum(1 for n in recovered if n > sets) * DATA.set_bonus / 2
     return value
+
+
+def _mean_token(state: State) -> float:
+    """The expected value of a token not yet placed: the mean of every unseen value."""
+    st = kstate(state)
+    values = [v for kind in range(len(DATA.relic_type)) for v in st.unseen(kind)]
+    return sum(values) / len(values) if values else 0.0
+
+
+def ruin_prospect(state: State, player: int, sq: int, w: KeepersWeights = WEIGHTS) -> float:
+    """What the token of a Ruin on ``sq`` promises ``player`` at S2 (before deployment):
+    the face-down token term of :func:`keepers_terms`, with each side's deployment
+    squares next to the Ruin standing for its pieces, less the carry home (see the
+    module docstring)."""
+    geo = state.geometry
+    rows = state.content.board_row(geo.size).deploy_rows
+
+    def free_deploy(side: int) -> list[int]:
+        return [d for r in range(rows) for d in geo.row_of(side, r)
+                if d != sq and not (state.ruins >> d) & 1]
+
+    mine, theirs = free_deploy(player), free_deploy(1 - player)
+    around = geo.neighbours[sq]
+    margin = sum(1 for n in around if n in mine) - sum(1 for n in around if n in theirs)
+    approach = min((geo.distance(d, sq) for d in mine), default=geo.size)
+    carry = geo.rank_from_back(player, sq)
+    ev = _mean_token(state)
+    return (ev * (w.rule * max(0, min(2, margin)) - w.distance * max(0, approach - 1))
+            - w.progress * carry)
+
+
+def ruin_choice(state: State, rng: random.Random, w: KeepersWeights = WEIGHTS) -> Option:
+    """M-KEEP at S2: the Ruin pair whose tokens promise most (:func:`ruin_prospect` of
+    the square and its mirror), nearer the middle files on a tie, seeded tie-breaks."""
+    decision = state.decision()
+    if decision.kind != "ruin":
+        raise ValueError(f"{decision.kind!r} is not a Ruin decision")
+    me = decision.player
+    geo = state.geometry
+    centre = (geo.size - 1) / 2
+
+    def score(option: Option) -> float:
+        assert isinstance(option, int)
+        pair = (option, geo.mirror(option))
+        prospect = sum(ruin_prospect(state, me, r, w) for r in pair)
+        return (-prospect + w.ruin_file * abs(option % geo.size - centre)
+                + rng.random() * 0.5)
+
+    return min(decision.options, key=score)

@@ -15,7 +15,7 @@ from typing import Final
 from ..engine import Option, State
 from .conditions_eval import conditions_terms
 from .glory_eval import glory_terms, marker_choice
-from .keepers_eval import keepers_terms
+from .keepers_eval import keepers_terms, ruin_choice
 
 TERMS: Final[dict[str, Callable[[State, int], float]]] = {
     "conditions": conditions_terms,
@@ -28,6 +28,25 @@ TERMS: Final[dict[str, Callable[[State, int], float]]] = {
 SETUP: Final[dict[str, Callable[[State, random.Random], Option]]] = {
     "marker": marker_choice,
 }
+
+
+#: Module-aware heuristics for the base game's setup decisions (S2–S7) that a module
+#: changes the meaning of, by module name, then decision kind: with M-KEEP on, every
+#: Ruin will hold a token (M-KEEP-2). Module-blind agents keep the base heuristic.
+BASE_SETUP: Final[dict[str, dict[str, Callable[[State, random.Random], Option]]]] = {
+    "keepers": {"ruin": ruin_choice},
+}
+
+
+def module_base_setup_choice(state: State, rng: random.Random) -> Option | None:
+    """A module-aware choice at a base setup decision, by the first enabled module
+    with a heuristic for it; ``None`` where none has one (the base heuristic decides)."""
+    kind = state.decision().kind
+    for name in state.settings.modules:
+        choose = BASE_SETUP.get(name, {}).get(kind)
+        if choose is not None:
+            return choose(state, rng)
+    return None
 
 
 def module_terms(state: State, player: int) -> float:
