@@ -18,6 +18,8 @@ ruleset by adding a file; no code changes.
     damage = 2                      # a faction attack line's number
     [patch.cards.Vault.attack.hero]
     range = 2                       # a unique card's attack line
+    [patch.rites.Harrow]
+    effect = "exhumation"           # a rite takes another rite's effect (and its text)
     [patch.board.8]
     minions = 6                     # the board table's row for side 8
 
@@ -54,22 +56,36 @@ DEFAULT_RULESET = "classic"
 #: Where a record or a lab run names its ruleset (``record["meta"]["ruleset"]``).
 META_KEY = "ruleset"
 
+#: What a patch's field may hold: a whole number in a range, true/false, or one of the
+#: rite effects the content's rites have (``str``: checked against the content).
+Rule = tuple[int, int] | type[bool] | type[str]
+
+#: A patch's changes: (the field's path as text, its path, the new value).
+Leaves = list[tuple[str, tuple[str, ...], Any]]
+
 #: The numbers a patch may change, with their allowed ranges (bool: true/false).
-LINE_FIELDS: dict[str, tuple[int, int] | type[bool]] = {
+LINE_FIELDS: dict[str, Rule] = {
     "damage": (0, 6), "push": (0, 4), "pull": (0, 99), "range": (1, 12),
     "targets": (1, 2), "swap_minion_range": (0, 12), "los": bool, "strict_los": bool,
     "after_step": bool, "kill_step": bool,
 }
-FACTION_FIELDS: dict[str, tuple[int, int] | type[bool]] = {"hero_hp": (1, 12)}
-CARD_FIELDS: dict[str, tuple[int, int] | type[bool]] = {"escort": bool}
-BOARD_FIELDS: dict[str, tuple[int, int] | type[bool]] = {
+FACTION_FIELDS: dict[str, Rule] = {"hero_hp": (1, 12)}
+CARD_FIELDS: dict[str, Rule] = {"escort": bool}
+BOARD_FIELDS: dict[str, Rule] = {
     "minions": (1, 20), "ruins": (0, 40), "deploy_rows": (1, 4)}
+#: A rite has no numbers; a patch may give it another rite's effect (and so its text):
+#: ``[patch.rites.Harrow] effect = "exhumation"``.
+RITE_FIELDS: dict[str, Rule] = {"effect": str}
 #: A faction's attack lines, and a unique card's.
 FACTION_LINES = ("hero", "minion")
 CARD_LINES = ("hero", "minion", "any")
 #: The patch's sections: content file and the key of its list.
 SECTIONS = {"factions": ("factions.toml", "faction"), "cards": ("cards.toml", "card"),
-            "board": ("board.toml", "row")}
+            "rites": ("rites.toml", "rite"), "board": ("board.toml", "row")}
+#: Each section's own fields and attack lines.
+TOP_FIELDS = {"factions": FACTION_FIELDS, "cards": CARD_FIELDS, "rites": RITE_FIELDS,
+              "board": BOARD_FIELDS}
+SECTION_LINES = {"factions": FACTION_LINES, "cards": CARD_LINES, "rites": (), "board": ()}
 
 
 class RulesetError(ContentError):
@@ -227,10 +243,17 @@ def _entry(table: dict[str, Any], section: str, list_key: str, ident: str
     return None
 
 
-def _check_value(where: str, value: Any, rule: tuple[int, int] | type[bool]) -> str | None:
+def _check_value(where: str, value: Any, rule: Rule, effects: tuple[str, ...] = ()
+                 ) -> str | None:
     if rule is bool:
         return (None if isinstance(value, bool)
                 else f"{where}: must be true or false (got {value!r})")
+    if rule is str:
+        if value in effects:
+            return None
+        return (f"{where}: must be the effect of one of the content's rites"
+                f"{did_you_mean(str(value), effects)}; allowed: {', '.join(effects)} "
+                f"(got {value!r})")
     assert isinstance(rule, tuple)
     low, high = rule
     if isinstance(value, bool) or not isinstance(value, int):
@@ -240,10 +263,16 @@ def _check_value(where: str, value: Any, rule: tuple[int, int] | type[bool]) -> 
     return None
 
 
+def _rite_effects(base: dict[str, dict[str, Any]]) -> tuple[str, ...]:
+    """The effects the content's rites have: those a patched rite may take (with the
+    text of the rite that has it)."""
+    return tuple(sorted({str(r.get("effect")) for r in base["rites.toml"].get("rite", [])}))
+
+
 def patch_leaves(patch: dict[str, Any], file: str, base: dict[str, dict[str, Any]]
-                 ) -> tuple[list[tuple[str, tuple[str, ...], Any]], list[str]]:
+                 ) -> tuple[Leaves, list[str]]:
     """The patch's changes as (field path text, path, value), and its problems."""
-    leaves: list[tuple[str, tuple[str, ...], Any]] = []
+    leaves: Leaves = []
     problems: list[str] = []
     for section, entries in patch.items():
         where = f"{file}: patch.{section}"
@@ -266,15 +295,17 @@ def patch_leaves(patch: dict[str, Any], file: str, base: dict[str, dict[str, Any
             if not isinstance(fields_, dict):
                 problems.append(f"{at}: must be a table of fields")
                 continue
-            problems += _walk(section, at, (section, str(ident)), fields_, entry, leaves)
+            problems += _walk(section, at, (section, str(ident)), fields_, entry, leaves,
+                              _rite_effects(base))
     return leaves, problems
 
 
 def _walk(section: str, at: str, path: tuple[str, ...], fields_: dict[str, Any],
-          entry: dict[str, Any], leaves: list[tuple[str, tuple[str, ...], Any]]) -> list[str]:
+          entry: dict[str, Any], leaves: Leaves, effects: tuple[str, ...] = ()) -> list[str]:
+    """An entry's fields: its attack lines (a table of numbers each) and its own fields."""
     problems: list[str] = []
-    top = {"factions": FACTION_FIELDS, "cards": CARD_FIELDS, "board": BOARD_FIELDS}[section]
-    lines = {"factions": FACTION_LINES, "cards": CARD_LINES, "board": ()}[section]
+    lines = SECTION_LINES[section]
+    own: dict[str, Any] = {}
     for key, value in fields_.items():
         where = f"{at}.{key}"
         if section == "cards" and key == "attack":
@@ -285,16 +316,29 @@ def _walk(section: str, at: str, path: tuple[str, ...], fields_: dict[str, Any],
             for line, numbers in value.items():
                 problems += _line(f"{where}.{line}", (*path, "attack", line), line, numbers,
                                   entry["attack"], CARD_LINES, leaves)
-            continue
-        if key in lines:
+        elif key in lines:
             problems += _line(where, (*path, key), key, value, entry, lines, leaves)
+        else:
+            own[key] = value
+    also = [*lines] + (["attack"] if section == "cards" else [])
+    return problems + _check_fields(at, path, own, TOP_FIELDS[section], leaves, also, effects)
+
+
+def _check_fields(at: str, path: tuple[str, ...], fields_: dict[str, Any],
+                  allowed: dict[str, Rule], leaves: Leaves, also: list[str] | None = None,
+                  effects: tuple[str, ...] = ()) -> list[str]:
+    """Check each field against ``allowed`` (an entry's own fields, or a line's numbers);
+    the good ones join ``leaves``. ``also``: other names the place takes, for the
+    message."""
+    names = [*allowed, *(also or [])]
+    problems = []
+    for key, value in fields_.items():
+        where = f"{at}.{key}"
+        if key not in allowed:
+            problems.append(f"{where}: unknown field{did_you_mean(key, names)}; a patch "
+                            f"may change: {', '.join(names)}")
             continue
-        if key not in top:
-            allowed = [*top, *lines] + (["attack"] if section == "cards" else [])
-            problems.append(f"{where}: unknown field{did_you_mean(key, allowed)}; a patch "
-                            f"may change: {', '.join(allowed)}")
-            continue
-        problem = _check_value(where, value, top[key])
+        problem = _check_value(where, value, allowed[key], effects)
         if problem:
             problems.append(problem)
         else:
@@ -303,8 +347,7 @@ def _walk(section: str, at: str, path: tuple[str, ...], fields_: dict[str, Any],
 
 
 def _line(where: str, path: tuple[str, ...], line: str, numbers: Any, owner: dict[str, Any],
-          allowed_lines: tuple[str, ...], leaves: list[tuple[str, tuple[str, ...], Any]]
-          ) -> list[str]:
+          allowed_lines: tuple[str, ...], leaves: Leaves) -> list[str]:
     if line not in allowed_lines:
         return [f"{where}: unknown attack line{did_you_mean(line, allowed_lines)}; "
                 f"allowed: {', '.join(allowed_lines)}"]
@@ -312,23 +355,10 @@ def _line(where: str, path: tuple[str, ...], line: str, numbers: Any, owner: dic
         return [f"{where}: this entry has no {line!r} line"]
     if not isinstance(numbers, dict):
         return [f"{where}: must be a table of the line's numbers"]
-    problems = []
-    for key, value in numbers.items():
-        at = f"{where}.{key}"
-        if key not in LINE_FIELDS:
-            problems.append(f"{at}: unknown field{did_you_mean(key, list(LINE_FIELDS))}; "
-                            f"a patch may change: {', '.join(LINE_FIELDS)}")
-            continue
-        problem = _check_value(at, value, LINE_FIELDS[key])
-        if problem:
-            problems.append(problem)
-        else:
-            leaves.append((at.split(": ", 1)[1], (*path, key), value))
-    return problems
+    return _check_fields(where, path, numbers, LINE_FIELDS, leaves)
 
 
-def _apply(sources: dict[str, dict[str, Any]], leaves: list[tuple[str, tuple[str, ...], Any]]
-           ) -> dict[str, dict[str, Any]]:
+def _apply(sources: dict[str, dict[str, Any]], leaves: Leaves) -> dict[str, dict[str, Any]]:
     out = copy.deepcopy(sources)
     for _, path, value in leaves:
         section, ident, *keys = path
@@ -346,6 +376,9 @@ def _apply(sources: dict[str, dict[str, Any]], leaves: list[tuple[str, tuple[str
                 entry.pop("text", None)      # made again from the new numbers
             elif section == "cards" and keys[0] == "attack":
                 entry["attack"].pop("text", None)
+            elif section == "rites":         # the card reads as the rite whose effect it is
+                entry["text"] = next(r["text"] for r in sources[filename][list_key]
+                                     if r.get("effect") == value)
     return out
 
 

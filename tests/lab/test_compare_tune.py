@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -158,3 +159,27 @@ def test_tune_refuses_a_bad_patch_number(tmp_path: Path) -> None:
                                         r"to 12 \(got 0\)"):
         tune(TUNE, tmp_path / "t.toml", tmp_path / "study", trials=1,
              space={"patch.factions.grave-tide.hero_hp": [0]}, seed=1, workers=1)
+
+
+def test_tune_switches_modules_on_and_tries_their_options(tmp_path: Path) -> None:
+    """A ruleset may switch a rule module on: ``modules`` is chosen as one word (none,
+    keepers, glory+keepers) and played as the list of modules on; a module's option
+    counts only where its module is on."""
+    from reliquary.cli.lab_cmds import _parse_space
+    from reliquary.lab.tune import setting_overrides
+
+    space = _parse_space(("modules=none,keepers", "keepers.target=4,6"))
+    assert space == {"modules": [None, "keepers"], "keepers.target": [4, 6]}
+    assert setting_overrides({"modules": "glory+keepers"})["modules"] == ["glory", "keepers"]
+    rows = tune(TUNE, tmp_path / "t.toml", tmp_path / "study", trials=4, space=space,
+                seed=2, workers=1)
+    played = {}
+    for r in rows:
+        table = Store(r["run"]).table()
+        played[(r["settings"]["modules"], r["settings"]["keepers.target"])] = (
+            set(table["modules"].to_list()), set(table["module_options"].to_list()))
+    for (on, target), (modules, options) in played.items():
+        assert modules == ({"keepers"} if on == "keepers" else {""})
+        assert (f'"keepers.target": {target}' in next(iter(options))) == (on == "keepers")
+    with pytest.raises(click.BadParameter, match="modules=none,keepers"):
+        _parse_space(("modulez=keepers",))

@@ -102,6 +102,16 @@ def test_a_patch_changes_the_numbers_the_texts_and_the_fingerprint(patched: Path
     ("[patch.board.8]\nruins = 3",
      "bad.toml: patch.board.8.ruins: 3 breaks the content: board.toml: row #1: ruins come "
      "in mirrored pairs"),
+    ("[patch.rites.Harrow]\neffect = 'exhumaton'",
+     "bad.toml: patch.rites.Harrow.effect: must be the effect of one of the content's rites "
+     "(did you mean 'exhumation'?); allowed: desecration, exhumation, harrow (got "
+     "'exhumaton')"),
+    ("[patch.rites.Harow]\neffect = 'exhumation'",
+     "bad.toml: patch.rites.Harow: no such rite in rites.toml (did you mean 'Harrow'?)"),
+    ("[patch.rites.Harrow]\ntext = 'Anything'",
+     "bad.toml: patch.rites.Harrow.text: unknown field; a patch may change: effect"),
+    ("[patch.factions.grave-tide]\nhero = 2",
+     "bad.toml: patch.factions.grave-tide.hero: must be a table of the line's numbers"),
     ("[settings]\nkilled_minion = 'removed'",
      "bad.toml: settings.killed_minion: unknown setting (did you mean 'killed_minions'?)"),
     ("[settings]\nvigil_start = 9",
@@ -114,6 +124,19 @@ def test_a_bad_patch_names_the_file_and_the_field(tmp_path: Path, patch: str,
     with pytest.raises(RulesetError) as err:
         load_ruleset(path)
     assert message in str(err.value)
+
+
+def test_a_rite_may_take_another_rite_s_effect_and_its_text(tmp_path: Path) -> None:
+    path = tmp_path / "harrow.toml"
+    path.write_text('description = "x"\n[settings]\nkilled_minions = "removed"\n'
+                    '[patch.rites.Harrow]\neffect = "exhumation"\n', encoding="utf-8")
+    ruleset = load_ruleset(path)
+    content = ruleset.content()
+    harrow = next(r for r in content.rites if r.id == "Harrow")
+    exhumation = next(r for r in default_content().rites if r.id == "Exhumation")
+    assert harrow.effect == "exhumation" and harrow.text == exhumation.text
+    assert content.fingerprint != default_content().fingerprint
+    assert differences(ruleset)[-1] == "content rites.Harrow.effect: 'harrow' → 'exhumation'"
 
 
 def test_every_problem_is_listed_at_once(tmp_path: Path) -> None:

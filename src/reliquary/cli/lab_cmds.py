@@ -361,11 +361,15 @@ def _parse_space(values: tuple[str, ...]) -> dict[str, list[Any]] | None:
     space: dict[str, list[Any]] = {}
     for item in values:
         name, _, choices = item.partition("=")
-        if (name not in SPACE and not name.startswith("patch.")) or not choices:
+        # a variant, a content number (patch.…), the modules switched on (modules=none,
+        # keepers, glory+keepers) or a module's option (keepers.target=4,5)
+        if (name not in SPACE and name != "modules" and "." not in name) or not choices:
             raise click.BadParameter(f"{item!r}: use NAME=V1,V2 with NAME one of "
-                                     f"{', '.join(SPACE)} or a content number "
+                                     f"{', '.join(SPACE)}, a content number "
                                      "patch.SECTION.ID.FIELD (as a ruleset's patch names "
-                                     "it: patch.factions.grave-tide.hero_hp)",
+                                     "it: patch.factions.grave-tide.hero_hp), modules "
+                                     "(modules=none,keepers,glory+keepers) or a module's "
+                                     "option (keepers.target=4,5)",
                                      param_hint="--space")
         parsed: list[Any] = []
         for c in choices.split(","):
@@ -393,9 +397,11 @@ def _parse_space(values: tuple[str, ...]) -> dict[str, list[Any]] | None:
 @click.option("--rite-tol", type=float, default=0.05, show_default=True,
               help="Target: every rite's score within 0.5 ± this (where rites vary).")
 @click.option("--space", "space", multiple=True, metavar="NAME=V1,V2",
-              help="Choices of one variant, or of a content number "
-                   "(patch.factions.grave-tide.hero_hp=3,4,5); repeatable; default: the "
-                   "four variants, every value.")
+              help="Choices of one variant, of a content number "
+                   "(patch.factions.grave-tide.hero_hp=3,4,5), of the modules on "
+                   "(modules=none,keepers,glory+keepers) or of a module's option "
+                   "(keepers.target=4,5); repeatable; default: the four variants, "
+                   "every value.")
 @click.option("--confirm", "confirm_games", type=click.IntRange(min=0), default=None,
               help="Games per cell of the held-out confirmation of the best candidate, "
                    "on fresh seeds (default: the spec's; 0: none).")

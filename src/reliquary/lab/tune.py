@@ -102,6 +102,25 @@ def _trial_dir(out: Path, settings: dict[str, Any], patch: dict[str, Any] | None
     return out / folder / digest
 
 
+def setting_overrides(choices: dict[str, Any]) -> dict[str, Any]:
+    """A trial's choices as spec overrides: ``modules`` is chosen as one word (Optuna's
+    choices are plain values) — ``none``, ``keepers``, ``glory+keepers`` — and given to
+    the spec as the list of modules on.
+
+    >>> setting_overrides({"modules": "glory+keepers", "vigil_start": 4})
+    {'modules': ['glory', 'keepers'], 'vigil_start': 4}
+    >>> setting_overrides({"modules": None})
+    {'modules': []}
+    """
+    out = dict(choices)
+    if "modules" in out:
+        on = out["modules"]
+        out["modules"] = ([] if on in (None, "", "none") else
+                          [m for m in str(on).split("+") if m] if isinstance(on, str)
+                          else list(on))
+    return out
+
+
 def _patch_of(overrides: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in sorted(overrides.items()) if k.startswith("patch.")}
 
@@ -129,7 +148,7 @@ def tune(spec_text: str, spec_file: str | Path, out: str | Path, trials: int = 2
     def objective(trial: optuna.Trial) -> float:
         overrides = {name: trial.suggest_categorical(name, choices)
                      for name, choices in space.items()}
-        spec: LabSpec = parse_spec(spec_text, spec_file, overrides)
+        spec: LabSpec = parse_spec(spec_text, spec_file, setting_overrides(overrides))
         run_dir = _trial_dir(out, spec.settings_grid[0], _patch_of(overrides))
         run_spec(spec, run_dir, workers=workers, ray_address=ray_address)
         m = measure(Store(run_dir).table())
@@ -156,7 +175,7 @@ def confirm(spec_text: str, spec_file: str | Path, out: str | Path,
     the games that chose it — and measure it there. Stored under ``out/confirm/``."""
     targets = targets or Targets()
     base = parse_spec(spec_text, spec_file)
-    overrides = {**candidate, "seed": base.seed + CONFIRM_SEED_OFFSET}
+    overrides = {**setting_overrides(candidate), "seed": base.seed + CONFIRM_SEED_OFFSET}
     spec = parse_spec(spec_text, spec_file, overrides)
     if games_per_cell:
         spec.override_games_per_cell(games_per_cell)
