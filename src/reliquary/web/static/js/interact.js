@@ -70,13 +70,20 @@ export function interactMarksSVG(pv, chosen, centre) {
   return parts.join("");
 }
 
-// A module choice's options that are squares, each with what it would do (the buttons'
-// options carry their own note): a list under the prompt.
+// A module choice's options, each with what it would do: a list under the prompt. The
+// options that are buttons carry their note on the button, so their items show only
+// where the buttons' notes do not (a phone).
 export function optionNotesHTML(d) {
   if (!d || !d.mine || !d.notes) return "";
-  const items = Object.entries(d.notes).filter(([opt]) => /^[a-z]\d+$/.test(opt))
-    .map(([opt, note]) => `<li data-note-opt="${esc(opt)}" data-squares="${esc((note.squares || []).join(" "))}"${note.lift !== undefined ? ` data-lift="${note.lift}"` : ""}><b>${esc(opt)}</b> ${esc(text(note.text))}</li>`).join("");
-  return items ? `<div class="option-notes" id="option-notes"><span class="ia-label">${esc(t("ia_choose"))}:</span><ul>${items}</ul></div>` : "";
+  const entries = Object.entries(d.notes);
+  const items = entries.map(([opt, note]) => {
+    const square = /^[a-z]\d+$/.test(opt);
+    const label = square ? opt : opt === "pass" ? t("pass")
+      : keepersLabel(d.kind, opt) || conditionsLabel(d.kind, opt) || opt;
+    return `<li data-note-opt="${esc(opt)}"${square ? "" : ` class="for-btn"`} data-squares="${esc((note.squares || []).join(" "))}"${note.lift !== undefined ? ` data-lift="${note.lift}"` : ""}><b>${esc(label)}</b> ${esc(text(note.text))}</li>`;
+  }).join("");
+  const onlyButtons = entries.every(([opt]) => !/^[a-z]\d+$/.test(opt));
+  return items ? `<div class="option-notes${onlyButtons ? " only-btn" : ""}" id="option-notes"><span class="ia-label">${esc(t("ia_choose"))}:</span><ul>${items}</ul></div>` : "";
 }
 
 // A button option's note from the server (null: none).
