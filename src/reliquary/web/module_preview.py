@@ -196,9 +196,8 @@ def decision_notes(state: State, player: int) -> dict[str, dict[str, Any]] | Non
     for option in d.options:
         child = _copy(root)
         child.apply(option)
-        paths = walk.paths(child, [])
-        if d.kind == "wayshrine_type" or d.kind == "prize":
-            paths = [walk.told(child, [])]
+        # the Wayshrine's type and the Prize end their action: told as they are
+        paths = walk.paths(child, []) if d.kind in CHAIN_KINDS else [walk.told(child, [])]
         text = paths[0]["text"] if len(paths) == 1 else _summary(paths)
         if not text["en"] and d.kind == "prize":
             text = keepers_text.prize_pass_line(state)
