@@ -374,7 +374,10 @@ def _parse_space(values: tuple[str, ...]) -> dict[str, list[Any]] | None:
         parsed: list[Any] = []
         for c in choices.split(","):
             c = c.strip()
-            parsed.append(None if c in ("none", "None") else int(c) if c.isdigit()
+            # "none" is a variant's None; a module option's "none" is one of its words
+            # (conditions.dread=none), and -1 a number (keepers.target=-1)
+            parsed.append(None if c in ("none", "None") and "." not in name
+                          else int(c) if c.removeprefix("-").isdigit()
                           else {"true": True, "false": False}.get(c, c))
         space[name] = parsed
     return space

@@ -105,12 +105,14 @@ def _trial_dir(out: Path, settings: dict[str, Any], patch: dict[str, Any] | None
 def setting_overrides(choices: dict[str, Any]) -> dict[str, Any]:
     """A trial's choices as spec overrides: ``modules`` is chosen as one word (Optuna's
     choices are plain values) — ``none``, ``keepers``, ``glory+keepers`` — and given to
-    the spec as the list of modules on.
+    the spec as the list of modules on; so is a module option that is a set of names.
 
     >>> setting_overrides({"modules": "glory+keepers", "vigil_start": 4})
     {'modules': ['glory', 'keepers'], 'vigil_start': 4}
     >>> setting_overrides({"modules": None})
     {'modules': []}
+    >>> setting_overrides({"conditions.actions": "focus+tend", "keepers.target": "ruins+1"})
+    {'conditions.actions': ['focus', 'tend'], 'keepers.target': 'ruins+1'}
     """
     out = dict(choices)
     if "modules" in out:
@@ -118,7 +120,26 @@ def setting_overrides(choices: dict[str, Any]) -> dict[str, Any]:
         out["modules"] = ([] if on in (None, "", "none") else
                           [m for m in str(on).split("+") if m] if isinstance(on, str)
                           else list(on))
+    for key, value in out.items():
+        # an option that is a set of names is chosen as one word too: focus+tend
+        if isinstance(value, str) and _is_name_set(key):
+            out[key] = [v for v in value.split("+") if v]
     return out
+
+
+def _is_name_set(key: str) -> bool:
+    """Whether ``key`` is a module option whose value is a set of names
+    (``conditions.actions``)."""
+    from ..engine.modules import get
+
+    module, _, option = key.partition(".")
+    if not option or module == "patch":
+        return False
+    try:
+        spec = get(module).options.get(option)
+    except ValueError:
+        return False
+    return spec is not None and bool(spec.subset)
 
 
 def _patch_of(overrides: dict[str, Any]) -> dict[str, Any]:
