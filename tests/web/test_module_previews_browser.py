@@ -158,5 +158,15 @@ def test_a_delve_preview_with_its_odds_in_both_languages_and_on_a_phone(
         notes = phone.inner_text("#option-notes")
         assert "delves the Ruin" in notes and "Chance to lift" in notes
         screenshot(phone, "delve-notes-phone")
+        page.reload()  # the delver's choice on a desktop: a note per square, on the board too
+        page.wait_for_selector("#option-notes li")
+        squares = page.locator(".opt-sq").count()
+        assert page.locator("#option-notes li").count() == squares > 0
+        first = page.locator(".opt-sq").first
+        assert "delves the Ruin" in (first.locator("title").text_content() or "")
+        first.hover()
+        sq = first.get_attribute("data-opt-sq")
+        assert page.locator(f"#option-notes li.current[data-note-opt='{sq}']").count() == 1
+        screenshot(page, "delve-notes-desktop")
         return
     raise AssertionError("four games ended before a DELVE on a face-down token")

@@ -15,8 +15,10 @@ PROMPTS: dict[str, tuple[str, str]] = {
     "delver": ("Delve: choose the piece next to a Ruin you rule.",
                "Excavar: elige la pieza junto a una Ruina que dominas."),
     "delve_ruin": ("Delve: choose the Ruin.", "Excavar: elige la Ruina."),
-    "prize": ("Prize: put the dropped token face up on a free Ruin (+1 point), or pass.",
-              "Botín: pon la ficha caída boca arriba en una Ruina libre (+1 punto), o pasa."),
+    "prize": (f"Prize: put the dropped token face up on a free Ruin (+{DATA.prize} point), "
+              "or pass.",
+              f"Botín: pon la ficha caída boca arriba en una Ruina libre (+{DATA.prize} "
+              "punto), o pasa."),
     "token_pickup": ("Several tokens lie here: choose the one to pick up.",
                      "Aquí hay varias fichas: elige la que recoges."),
     "encamper": ("Encamp: choose the Minion your Wayshrine replaces (it leaves the game).",
