@@ -114,6 +114,7 @@ def test_the_actor_choice_notes_each_square(content: Content) -> None:
     notes = decision_notes(s, KEY)
     assert notes is not None and set(notes) == {"focus", "guard"}
     assert "gains Defensive 1" in notes["guard"]["text"]["en"]
+    assert notes["guard"]["squares"] == ["c3", "d1"]  # every piece it could take
     s.apply("guard")
     notes = decision_notes(s, KEY)
     assert notes is not None and set(notes) == {"c3", "d1"}

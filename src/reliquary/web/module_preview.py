@@ -189,7 +189,12 @@ def decision_notes(state: State, player: int) -> dict[str, dict[str, Any]] | Non
     if d.player != player or d.kind not in NOTE_KINDS:
         return None
     if d.kind == "interact":
-        return {str(o): {"text": action_outcomes(state, o)["text"]} for o in d.options}
+        actions: dict[str, dict[str, Any]] = {}
+        for o in d.options:
+            found = action_outcomes(state, o)
+            actions[str(o)] = {"text": found["text"], "squares": sorted(
+                {sq for path in found["outcomes"] for sq in path.get("squares", [])})}
+        return actions
     root = _root(state)
     walk = _Walk(root, player)
     notes: dict[str, dict[str, Any]] = {}

@@ -108,6 +108,13 @@ export function bindNotes(d) {
     el.addEventListener("mouseleave", () => highlightSquares(null));
   });
   if (!d || !d.notes) return;
+  document.querySelectorAll("#buttons [data-opt]").forEach(el => {  // an action, a type…
+    const note = d.notes[el.dataset.opt];
+    if (!note || !note.squares) return;
+    el.addEventListener("mouseenter", () => highlightSquares(note.squares));
+    el.addEventListener("focus", () => highlightSquares(note.squares));
+    el.addEventListener("mouseleave", () => highlightSquares(null));
+  });
   document.querySelectorAll("[data-opt-sq]").forEach(el => {
     const note = d.notes[el.dataset.optSq];
     if (!note) return;
