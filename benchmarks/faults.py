@@ -109,7 +109,7 @@ TESTS: dict[str, tuple[str, ...]] = {
     "env/encoding.py": ("tests/env/test_planes.py", "tests/env/test_encoding.py",
                         "tests/env/test_layouts.py", "tests/env/test_modules_env.py",
                         "tests/env/test_conditions_module_env.py",
-                        "tests/env/test_action_ranges.py"),
+                        "tests/env/test_action_ranges.py", "tests/env/test_every_plane.py"),
     "env/aec.py": ("tests/env/test_planes.py", "tests/env/test_pettingzoo.py"),
     # VAR1-VAR4 and the first turn (T8, D4); the position key (it holds VAR1's counts)
     "engine/state.py": ("tests/rules", "tests/ai/test_hashing.py", "tests/ai/test_pinned_ai.py"),
