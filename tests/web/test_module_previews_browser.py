@@ -113,6 +113,9 @@ def test_interact_preview_and_a_glory_upgrade_tooltip_in_both_languages_and_on_a
     box = phone.locator("#option-notes").bounding_box()
     assert box is not None and box["width"] <= PHONE["width"]
     screenshot(phone, "interact-notes-phone")
+    phone.click("[data-lang='es']")
+    phone.wait_for_function("() => document.documentElement.lang === 'es'")
+    assert "gana Defensiva 1, hasta que empiece" in phone.inner_text("#option-notes")
 
 
 def test_a_delve_preview_with_its_odds_in_both_languages_and_on_a_phone(
