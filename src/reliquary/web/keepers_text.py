@@ -28,6 +28,11 @@ PROMPTS: dict[str, tuple[str, str]] = {
 }
 
 
+def _cap(text: str) -> str:
+    """The first letter up (str.capitalize would lower the type's: 'The scroll 2')."""
+    return text[:1].upper() + text[1:]
+
+
 def type_name(type_id: str, lang: str) -> str:
     for t in DATA.relic_type:
         if t.id == type_id:
@@ -77,8 +82,8 @@ def _lines(side: Callable[[int, str], str], name: Callable[[int], str],
             "en": f"{piece('en')} on {at(d)} picks up {_token(d, 'en')}.",
             "es": f"{piece('es')} en {at(d)} recoge {_token(d, 'es')}."},
         "token_drop": lambda d: {
-            "en": f"{_token(d, 'en').capitalize()} is dropped on {at(d, 'at')}.",
-            "es": f"{_token(d, 'es').capitalize()} cae en {at(d, 'at')}."},
+            "en": f"{_cap(_token(d, 'en'))} is dropped on {at(d, 'at')}.",
+            "es": f"{_cap(_token(d, 'es'))} cae en {at(d, 'at')}."},
         "prize": lambda d: {
             "en": f"{side(d['player'], 'en')} takes {_token(d, 'en')} as a Prize to the Ruin "
                   f"{at(d, 'to')}: {d['points']} points.",
@@ -118,10 +123,6 @@ def event_line(kind: str, d: dict[str, Any], side: Callable[[int, str], str],
 
 
 # ---------------------------------------------------------------------- previews
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
 def _pct(p: float, lang: str) -> str:
     return f"{round(p * 100)}%" if lang == "en" else f"{round(p * 100)} %"
 
