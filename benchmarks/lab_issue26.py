@@ -100,6 +100,11 @@ def report(run: Path) -> list[str]:
     f = figures(g)
     lines = [f"### {run.name} — {f['games']} games", ""]
     lines += [f"- {v}" for v in verdicts(f)]
+    versus = M.agent_score(g)
+    if versus is not None:          # two agents: the first one's score over both seats
+        lines.append(f"- {versus['agent']}'s score {versus['score']:.1%} [{versus['low']:.1%}, "
+                     f"{versus['high']:.1%}] ({versus['wins']} wins, {versus['draws']} draws "
+                     f"of {len(g)})")
     bt = f["bt"]
     if isinstance(bt, str):
         lines.append(f"- Bradley–Terry: {bt}")
