@@ -15,16 +15,18 @@ from rich.text import Text
 from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, OptionList, RichLog, Static
 from textual.widgets.option_list import Option as ListOption
 from textual.worker import get_current_worker
 
-from ..engine import MODES, Content, Option, Play
+from ..engine import MODES, Content, Option, Play, State
+from ..engine.types import INTERACT
 from ..engine.visibility import hint_allowed, viewer_for
 from ..web.text import Line, names_of
 from .i18n import prompt, side, t
+from .modules import module_panel, option_names
 from .screens import (
     FileScreen,
     HelpScreen,
@@ -50,11 +52,30 @@ LAYOUT_CSS = """
 #main { height: 1fr; }
 #left { width: 3fr; min-width: 44; }
 #right { width: 2fr; min-width: 26; }
+#module_panel { height: auto; max-height: 45%; border: round $primary; padding: 0 1; }
 #options { height: 1fr; min-height: 4; border: round $primary; padding: 0; }
 #options:focus { border: round $accent; }
 #preview { height: auto; max-height: 4; padding: 0 1; }
 #log { height: 1fr; min-height: 4; border: round $primary; padding: 0; }
 """
+
+
+def draw_module_panel(screen: Screen[None], state: State, lang: str, before: str) -> None:
+    """The rule modules' panel (Glory, Keepers' Relics, Conditions) at the top of the
+    right column, above ``before``: mounted only while the game has a module, so the
+    base game's screen stays as it was."""
+    found = screen.query("#module_panel")
+    if not state.settings.modules:
+        found.remove()
+        return
+    if found:
+        text = found.first().query_one("#module_text", Static)
+    else:
+        text = Static(id="module_text")
+        panel = VerticalScroll(text, id="module_panel")
+        panel.border_title = t(lang, "modules_title")
+        screen.query_one("#right").mount(panel, before=before)
+    text.update(module_panel(state, lang))
 
 
 class GameScreen(Screen[None]):
@@ -192,10 +213,11 @@ class GameScreen(Screen[None]):
         if new_decision:
             options.clear_options()
             if d is not None and s.human_to_move():
-                modes: dict[str, str] = {m: t(self.lang, m) for m in MODES}
+                modes: dict[str, str] = {m: t(self.lang, m) for m in (*MODES, INTERACT)}
                 found = names_of(s.content)
                 names = {kind: {key: name[self.lang] for key, name in found[kind + "s"].items()}
                          for kind in ("faction", "rite")}
+                names.update(option_names(s.state, self.lang))  # the modules' options
                 options.add_options([ListOption(describe_option(s.state, o, modes, names))
                                      for o in d.options])
                 options.highlighted = 0
@@ -210,6 +232,7 @@ class GameScreen(Screen[None]):
 
     def _draw_status(self) -> None:
         s = self.session
+        draw_module_panel(self, s.state, self.lang, "#options")
         d = s.decision()
         text = status_text(s.state, self.lang, who=self.who_text(),
                            prompt=prompt(self.lang, d.kind) if d else "",
@@ -412,7 +435,7 @@ class GameScreen(Screen[None]):
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen(help_markdown(self.session.content, self.lang,
-                                                      self.help_topic())))
+                                                      self.help_topic(), self.session.state)))
 
     def action_rules(self) -> None:
         self.app.push_screen(RulesScreen(self.lang))
@@ -531,6 +554,7 @@ class ReplayScreen(Screen[None]):
         head = f"{t(lang, 'replay_title')} · {t(lang, 'decision_n', n=r.index, total=r.total)}"
         self.query_one("#status", Static).update(status_text(
             state, lang, who=f"{head} · {who}", prompt=kind))
+        draw_module_panel(self, state, lang, "#log")
         self.query_one("#board", BoardView).show(BoardScene(state, last_turn=r.last_turn()))
         self.query_one("#cards", CardsView).show(CardsScene(state))
         log = self.query_one("#log", RichLog)

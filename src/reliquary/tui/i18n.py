@@ -63,6 +63,12 @@ OWN: dict[str, dict[str, str]] = {
         "no_hint_secret": "No hint on a choice made in secret.",
         "modules": "Rule modules", "no_modules": "none in this version",
         "module_options": "Module options (m.option=value; …)",
+        "conditions_title": "Conditions", "modules_title": "Rule modules",
+        "next_set": "next set", "token_box": "In the box (unseen)",
+        "legend_modules": "o objective marker (O the Shrine) · i2 relic token: its type's "
+                          "initial and value (i? face down) · *i2 a carried token · W/w "
+                          "Wayshrine (@ and its type) · ^ an upgrade · b2 a condition and "
+                          "its value",
     },
     "es": {
         "title": "Reliquary", "options": "Opciones", "board": "Tablero", "cards": "Cartas",
@@ -104,6 +110,12 @@ OWN: dict[str, dict[str, str]] = {
         "no_hint_secret": "No hay pista para una elección en secreto.",
         "modules": "Módulos de reglas", "no_modules": "ninguno en esta versión",
         "module_options": "Opciones de módulo (m.opción=valor; …)",
+        "conditions_title": "Condiciones", "modules_title": "Módulos de reglas",
+        "next_set": "siguiente juego", "token_box": "En la caja (sin ver)",
+        "legend_modules": "o marcador de objetivo (O el Santuario) · i2 ficha de reliquia: "
+                          "la inicial de su tipo y su valor (i? boca abajo) · *i2 una ficha "
+                          "llevada · W/w Santuario de camino (@ y su tipo) · ^ una mejora · "
+                          "b2 una condición y su valor",
     },
 }
 
@@ -123,9 +135,31 @@ def web_strings() -> dict[str, dict[str, str]]:
     return out
 
 
+#: The rule modules' scripts, whose string tables (``addStrings({en: …, es: …})``) hold
+#: the modules' words on the page.
+MODULE_SCRIPTS = ("conditions.js", "glory.js", "keepers.js")
+
+
+@cache
+def module_strings() -> dict[str, dict[str, str]]:
+    """The rule modules' words from their web scripts, by language."""
+    out: dict[str, dict[str, str]] = {lang: {} for lang in LANGS}
+    folder = resources.files("reliquary.web") / "static" / "js"
+    for script in MODULE_SCRIPTS:
+        source = (folder / script).read_text(encoding="utf-8")
+        start = source.index("addStrings({")
+        block = source[start:source.index("\n});", start)]
+        en, es = block.index("\n  en:"), block.index("\n  es:")
+        for lang, part in (("en", block[en:es]), ("es", block[es:])):
+            out[lang].update((k, json.loads(v)) for k, v in _ENTRY.findall(part))
+    return out
+
+
 def t(lang: str, key: str, **fields: object) -> str:
-    """A word or sentence in a language: the terminal's own, else the web page's."""
-    text = OWN[lang].get(key) or web_strings()[lang].get(key) or key
+    """A word or sentence in a language: the terminal's own, else the web page's (the
+    rule modules' scripts included)."""
+    text = (OWN[lang].get(key) or web_strings()[lang].get(key)
+            or module_strings()[lang].get(key) or key)
     return text.format(**fields) if fields else text
 
 

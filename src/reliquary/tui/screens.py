@@ -26,10 +26,11 @@ from textual.widgets import (
 )
 
 from ..ai import AGENTS, LEVELS
-from ..engine import DECISION_KINDS, Content, Play, Settings
+from ..engine import DECISION_KINDS, Content, Play, Settings, State
 from ..engine.modules import registered
 from ..web.text import names_of
 from .i18n import prompt, side, t
+from .modules import module_help
 from .session import HUMAN, Setup
 
 S = TypeVar("S", bound=Screen[Any])
@@ -216,8 +217,10 @@ class HelpTopic:
     faction: str | None
 
 
-def help_markdown(content: Content, lang: str, topic: HelpTopic) -> str:
-    """The help of a decision, from the content data and the web's texts."""
+def help_markdown(content: Content, lang: str, topic: HelpTopic,
+                  state: State | None = None) -> str:
+    """The help of a decision, from the content data and the web's texts; with rule
+    modules on (``state``'s), each module's help and the board's marks for them."""
     names = names_of(content)
     parts: list[str] = []
     if topic.kind:
@@ -253,8 +256,13 @@ def help_markdown(content: Content, lang: str, topic: HelpTopic) -> str:
     if not isinstance(topic.option, Play) and topic.kind == "play":
         parts.extend(t(lang, f"help_{m}") for m in ("move", "attack", "regroup", "rite", "pass"))
     parts.append(f"*{t(lang, 'help_goal')}*")
+    if state is not None and state.settings.modules:
+        parts.append(f"### {t(lang, 'modules_title')}")
+        parts.extend(module_help(state, lang))
     parts.append(f"### {t(lang, 'help_keys')}\n\n{t(lang, 'keys_text')}")
     parts.append(t(lang, "legend"))
+    if state is not None and state.settings.modules:
+        parts.append(t(lang, "legend_modules"))
     return "\n\n".join(parts)
 
 

@@ -22,6 +22,13 @@ from ..engine.visibility import SPECTATOR, may_see, pending_secrets
 from ..text import CONDITION_MARKS
 from ..web.text import names_of
 from .i18n import side, t
+from .modules import (
+    UPGRADE_MARK,
+    board_marks,
+    end_phase_banner,
+    module_status,
+    upgrade_conditions,
+)
 
 KEY_STYLE = "bold bright_cyan"
 SKULL_STYLE = "bold bright_red"
@@ -34,6 +41,8 @@ FRAME_STYLE = "bright_black"
 LAST_TURN_BG = " on bright_black"
 PREVIEW_BG = " on green"
 CURSOR_STYLE = "reverse"
+#: Keepers' Wayshrine (M-KEEP-21): a piece with this condition, drawn ``W``/``w``.
+WAYSHRINE = "wayshrine"
 
 
 @dataclass
@@ -56,26 +65,69 @@ def _condition_mark(name: str, value: int) -> str:
     return CONDITION_MARKS.get(name, name[:1]) + (str(value) if value else "")
 
 
-def cell_text(state: State, sq: int, width: int) -> tuple[str, str]:
-    """A square's text (``width`` characters) and its style."""
+def cell_parts(state: State, sq: int, width: int,
+               marks: dict[int, list[tuple[str, str]]] | None = None) -> list[tuple[str, str]]:
+    """A square's text (``width`` characters) in styled parts: the piece, the Ruin or
+    the relic, then each rule module's marks (:func:`~.modules.board_marks`, worked
+    out here unless given)."""
+    if marks is None:
+        marks = board_marks(state)
     piece = state.piece_at(sq)
     ground = [p for p in (0, 1) if state.relic_carrier[p] < 0 and state.relic_sq[p] == sq]
     relic = "".join("KS"[p] for p in ground)
+    extra = marks.get(sq, [])
+    parts: list[tuple[str, str]]
     if piece is not None:
-        letter = "H" if piece.hero else "M"
+        shrine = piece.has(WAYSHRINE) if piece.conds else False
+        letter = "W" if shrine else "H" if piece.hero else "M"
         letter = letter if piece.owner == 0 else letter.lower()
-        # Marks: + carries a relic, x harrowed, then each condition's initial (v Veil,
-        # a Aegis, and any module's conditions), as many as the cell holds.
+        upgrades = upgrade_conditions(state) if piece.conds else frozenset()
+        # Marks: + carries a relic, x harrowed, ^ a Glory upgrade, then each condition's
+        # initial (v Veil, a Aegis, and any module's conditions), as many as the cell holds.
         mark = ("+" if state.carried_relic(piece) >= 0 else "") + (
-            "x" if piece.harrowed else "") + "".join(
-                _condition_mark(c[0], c[1]) for c in piece.conds)
-        text = f"{letter}{piece.hp}{mark}{relic}"
-        return text[:width].center(width), PIECE_STYLES[piece.owner]
-    if state.is_ruin(sq):
-        return "░" * width, RUIN_STYLE
-    if relic:
-        return f"({relic})"[:width].center(width), RELIC_STYLES[ground[0]]
-    return " " * width, ""
+            "x" if piece.harrowed else "") + (
+            UPGRADE_MARK if any(c[0] in upgrades for c in piece.conds) else "") + "".join(
+                _condition_mark(c[0], c[1]) for c in piece.conds
+                if c[0] not in upgrades and c[0] != WAYSHRINE)
+        parts = [(f"{letter}{piece.hp}{mark}{relic}", PIECE_STYLES[piece.owner])]
+    elif state.is_ruin(sq):
+        if extra:  # a token on the Ruin: its mark between the Ruin's shading
+            text = "".join(m for m, _ in extra)
+            left = text.center(width).index(text) if len(text) < width else 0
+            return _fit([("░" * left, RUIN_STYLE), *extra,
+                         ("░" * max(0, width - len(text) - left), RUIN_STYLE)], width)
+        return [("░" * width, RUIN_STYLE)]
+    elif relic:
+        parts = [(f"({relic})", RELIC_STYLES[ground[0]])]
+    else:
+        parts = []
+    parts += extra
+    text = "".join(p for p, _ in parts)
+    if len(text) < width:  # centred, as the base game's cells, in the square's style
+        left = text.center(width).index(text)  # str.center's split of an odd padding
+        style = parts[0][1] if parts else ""
+        parts = [(" " * left, style), *parts, (" " * (width - len(text) - left), style)]
+    return _fit(parts, width)
+
+
+def _fit(parts: list[tuple[str, str]], width: int) -> list[tuple[str, str]]:
+    """The parts cut to ``width`` characters."""
+    out: list[tuple[str, str]] = []
+    room = width
+    for text, style in parts:
+        if room <= 0:
+            break
+        out.append((text[:room], style))
+        room -= len(text[:room])
+    return out
+
+
+def cell_text(state: State, sq: int, width: int,
+              marks: dict[int, list[tuple[str, str]]] | None = None) -> tuple[str, str]:
+    """A square's text (``width`` characters) and its main style."""
+    parts = cell_parts(state, sq, width, marks)
+    style = next((st for text, st in parts if text.strip() and st), "")
+    return "".join(text for text, _ in parts), style
 
 
 def board_layout(size: int, width: int, height: int) -> tuple[int, bool]:
@@ -93,6 +145,7 @@ def render_board(scene: BoardScene, width: int = 44, height: int = 12) -> Text:
     ranks = list(range(n)) if scene.flip else list(range(n - 1, -1, -1))
     files = list(range(n - 1, -1, -1)) if scene.flip else list(range(n))
     bar = "─" * cell
+    marks = board_marks(state)
     out = Text(no_wrap=True, overflow="crop")
     out.append("   ┌" + "┬".join([bar] * n) + "┐\n", FRAME_STYLE)
     for i, r in enumerate(ranks):
@@ -100,21 +153,29 @@ def render_board(scene: BoardScene, width: int = 44, height: int = 12) -> Text:
         out.append("│", FRAME_STYLE)
         for f in files:
             sq = r * n + f
-            text, style = cell_text(state, sq, cell)
-            if sq in scene.options and text.strip() == "":
-                text = "·".center(cell)
-                style = "green"
+            parts = cell_parts(state, sq, cell, marks)
+            if sq in scene.options and "".join(p for p, _ in parts).strip() == "":
+                parts = [("·".center(cell), "green")]
+            extra = ""
             if sq in scene.preview:
-                style += PREVIEW_BG
+                extra += PREVIEW_BG
             elif sq in scene.last_turn:
-                style += LAST_TURN_BG
+                extra += LAST_TURN_BG
             if sq in scene.options:
-                style += " underline"
+                extra += " underline"
             if sq == scene.subject:
-                style += " bold italic"
+                extra += " bold italic"
             if sq == scene.cursor:
-                style += " " + CURSOR_STYLE
-            out.append(text, style.strip() or None)
+                extra += " " + CURSOR_STYLE
+            merged: list[tuple[str, str]] = []  # one span per style, as one cell was
+            for text, style in parts:
+                full = (style + extra).strip()
+                if merged and merged[-1][1] == full:
+                    merged[-1] = (merged[-1][0] + text, full)
+                else:
+                    merged.append((text, full))
+            for text, style in merged:
+                out.append(text, style or None)
             out.append("│", FRAME_STYLE)
         out.append("\n")
         if spacious and i < n - 1:
@@ -276,6 +337,10 @@ def status_text(state: State, lang: str, *, who: str, prompt: str, extra: str = 
     A faction chosen in secret shows only to a ``viewer`` who may see it (S3)."""
     out = Text(no_wrap=True, overflow="ellipsis")
     out.append(who, "bold")
+    banner = end_phase_banner(state, lang)
+    if banner:  # the End phase is its own step (M-GLORY-8)
+        out.append(" · ")
+        out.append(banner, "bold reverse")
     if prompt:
         out.append(" · " + prompt)
     if extra:
@@ -283,6 +348,8 @@ def status_text(state: State, lang: str, *, who: str, prompt: str, extra: str = 
     out.append("\n")
     out.append(f"{t(lang, 'vigil')} {state.vigil}", "bold yellow")
     out.append(f" · {t(lang, 'round')} {state.rounds + 1}")
+    for line in module_status(state, lang):
+        out.append(" · " + line, "bold")
     names = names_of(state.content)
     secrets = pending_secrets(state)
     for p in (0, 1):
