@@ -146,10 +146,11 @@ def print_cmd(sheets: str, paper: str, lang: str, content_dir: Path | None,
 
 
 def _changed_sheets(ruleset: Any) -> str:
-    """The sheets a ruleset changes: factions, movement cards, help cards (settings)."""
+    """The sheets a ruleset changes: factions, movement cards, the table's help and rite
+    cards (settings, a patched rite)."""
     parts = [part for part, section in (("cards", "cards"), ("factions", "factions"))
              if ruleset.patch.get(section)]
-    if ruleset.settings:
+    if ruleset.settings or ruleset.patch.get("rites"):
         parts.append("table")
     return ",".join(parts)
 
