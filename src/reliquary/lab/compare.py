@@ -40,8 +40,9 @@ PER_GAME: dict[str, Callable[[dict[str, Any]], float]] = {
     "draw_rate": lambda row: float(row["winner"] is None),
     "first_player": _first_score,
     "mean_length": lambda row: float(row["rounds"]),
-    # the board-win rate (metrics.decisiveness): the Hero killed or the relic home
-    "decisiveness": lambda row: float(row["reason"] in ("hero_killed", "relic_home")),
+    # the board-win rate (metrics.decisiveness): the Hero killed, the relic home or the
+    # relic-points threshold
+    "decisiveness": lambda row: float(row["reason"] in metrics.BOARD_WINS),
 }
 #: metric -> the value of one repetition (a set of games over every cell).
 PER_REP: dict[str, Callable[[pl.DataFrame], float]] = {

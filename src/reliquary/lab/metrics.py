@@ -57,7 +57,8 @@ DEFINITIONS: dict[str, str] = {
                       "interval; the completion rate is 1 minus it.",
     "decisiveness": (
         "Decisive rate: share of games with a winner; board-win rate: share won by "
-        "killing the Hero or bringing the relic home (not on Vigil points); decisive "
+        "killing the Hero, bringing the relic home or reaching M-KEEP's relic-points "
+        "threshold (not on Vigil or Glory points); decisive "
         "moment: for decisive games, the fraction of the game (in rounds) after which the "
         "eventual winner stayed ahead on the evaluation (by more than 20 points; a Minion "
         "is worth 25) to the end (lower: decided earlier; after Ludii's decisiveness); "
@@ -458,11 +459,16 @@ def _sign_runs(evals: list[float], band: float = LEAD_BAND) -> tuple[int, float,
     return changes, moment, behind
 
 
+#: End reasons that are board wins: the Hero killed, the relic home, and M-KEEP's relic
+#: points threshold ("a third board win", MODULES.md §6.9); not Vigil or Glory points.
+BOARD_WINS: tuple[str, ...] = ("hero_killed", "relic_home", "relic_points")
+
+
 def decisiveness(g: pl.DataFrame) -> dict[str, Any]:
     """Decisive rate, board-win rate, decisive moment, lead changes and drama."""
     n = len(g)
     decisive = int(g["winner"].is_not_null().sum())
-    board = int(g["reason"].is_in(["hero_killed", "relic_home"]).sum())
+    board = int(g["reason"].is_in(list(BOARD_WINS)).sum())
     changes, moments, behind = [], [], []
     for winner, evals in zip(g["winner"], g["eval_key"], strict=True):
         evals = list(evals) if evals is not None else []
