@@ -288,3 +288,23 @@ async def test_the_replay_shows_the_modules_panel() -> None:
         assert app.screen.query_one("#module_panel").display
         st = kstate(replay.state)
         assert f"Relic points {st.points[0]}–{st.points[1]}" in screen_text(app)
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_module_game_screen_snapshot(snap_compare: Any, lang: str) -> None:
+    """Glory and Keepers' Relics at 120 × 40: markers, tokens and a Wayshrine on the
+    board, the modules' panel, the End phase step (a seeded hot-seat game)."""
+    session = session_at("discard_objective", ("glory", "keepers"), seed=3)
+    app = ReliquaryApp(default_content(), session.setup, lang=lang, session=session)
+    seen: dict[str, str] = {}
+
+    async def look(pilot: Any) -> None:
+        await pilot.pause()
+        assert app.game_screen is not None
+        await settle(pilot, app.game_screen)
+        seen["text"] = screen_text(app)
+
+    assert snap_compare(app, terminal_size=(120, 40), run_before=look)
+    top = seen["text"].splitlines()[0]
+    assert {"en": "[2 discard]", "es": "[2 descartar]"}[lang] in top
+    assert {"en": "Relic points", "es": "Puntos de reliquia"}[lang] in seen["text"]

@@ -84,8 +84,8 @@ def test_new_game_screen(snap_compare: Compare, lang: str, size: tuple[int, int]
         seen["text"] = screen_text(app)
 
     assert snap_compare(app, terminal_size=size, run_before=look)
-    for key in ("new_title", "opponent", "seat", "setup", "size", "los", "first_turn",
-                "vigil_reset", "killed_minions"):
+    for key in ("new_title", "ruleset", "ruleset_as_written", "opponent", "seat", "setup",
+                "size", "los", "first_turn", "vigil_reset", "killed_minions"):
         assert t(lang, key)[:12] in seen["text"], key
 
 

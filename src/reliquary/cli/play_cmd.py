@@ -27,6 +27,7 @@ from ..engine import (
     Settings,
     format_option,
 )
+from ..rulesets import META_KEY
 from ..text import render_state
 from .engine_cmds import get_content, ruleset_meta
 from .options import content_option, settings_from_options, settings_options
@@ -146,7 +147,8 @@ def _run_app(content: Content, ai_name: str, seat: int, seed: int | None, settin
         raise click.ClickException(
             f"the terminal app needs the 'tui' extra ({err}): pip install 'reliquary[tui]', "
             "or play with --plain") from None
-    setup = Setup(opponent=ai_name, seat=seat, quick=quick, settings=settings, seed=seed)
+    setup = Setup(opponent=ai_name, seat=seat, quick=quick, settings=settings, seed=seed,
+                  ruleset=ruleset_meta()[META_KEY])
     session = None
     if open_path is not None:
         try:

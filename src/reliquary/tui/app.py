@@ -24,6 +24,7 @@ from textual.worker import get_current_worker
 from ..engine import MODES, Content, Option, Play, State
 from ..engine.types import INTERACT
 from ..engine.visibility import hint_allowed, viewer_for
+from ..rulesets import load_ruleset, ruleset_of_record
 from ..web.text import Line, names_of
 from .i18n import prompt, side, t
 from .modules import module_panel, option_names
@@ -33,6 +34,7 @@ from .screens import (
     HelpTopic,
     NewGameScreen,
     RulesScreen,
+    details_markdown,
     help_markdown,
     localised,
 )
@@ -65,7 +67,8 @@ def draw_module_panel(screen: Screen[None], state: State, lang: str, before: str
     right column, above ``before``: mounted only while the game has a module, so the
     base game's screen stays as it was."""
     found = screen.query("#module_panel")
-    if not state.settings.modules:
+    shown = module_panel(state, lang) if state.settings.modules else None
+    if not shown:  # no module, or none the panel speaks of
         found.remove()
         return
     if found:
@@ -75,7 +78,7 @@ def draw_module_panel(screen: Screen[None], state: State, lang: str, before: str
         panel = VerticalScroll(text, id="module_panel")
         panel.border_title = t(lang, "modules_title")
         screen.query_one("#right").mount(panel, before=before)
-    text.update(module_panel(state, lang))
+    text.update(shown)
 
 
 class GameScreen(Screen[None]):
@@ -98,6 +101,7 @@ class GameScreen(Screen[None]):
             Binding("i,H", "hint", t(lang, "k_hint")),
             Binding("question_mark", "help", t(lang, "k_help")),
             Binding("r", "rules", t(lang, "k_rules")),
+            Binding("d", "details", t(lang, "k_details"), show=False),
             Binding("w", "save", t(lang, "k_save")),
             Binding("n", "new_game", t(lang, "k_new"), show=False),
             Binding("o", "open", t(lang, "k_open"), show=False),
@@ -440,11 +444,20 @@ class GameScreen(Screen[None]):
     def action_rules(self) -> None:
         self.app.push_screen(RulesScreen(self.lang))
 
+    def action_details(self) -> None:
+        s = self.session
+        self.app.push_screen(HelpScreen(details_markdown(
+            s.state, s.setup.ruleset, list(s.game.meta.get("players", ["?", "?"])),
+            s.setup.seed, self.lang)))
+
     def action_new_game(self) -> None:
         def start(setup: Setup | None) -> None:
             if setup is not None:
                 self.write_record()
-                self.new_session(GameSession(self.session.content, setup))
+                app = self.app
+                content = (app.content_for(setup) if isinstance(app, ReliquaryApp)
+                           else self.session.content)
+                self.new_session(GameSession(content, setup))
 
         self.app.push_screen(localised(NewGameScreen, self.lang)(
             self.session.content, self.lang, self.session.setup), start)
@@ -513,6 +526,7 @@ class ReplayScreen(Screen[None]):
             Binding("home,g", "go(0)", t(lang, "k_start"), priority=True),
             Binding("end,G", "end", t(lang, "k_end"), priority=True),
             Binding("r", "rules", t(lang, "k_rules")),
+            Binding("d", "details", t(lang, "k_details"), show=False),
             Binding("q,escape", "quit_replay", t(lang, "k_quit")),
         ]
 
@@ -581,6 +595,12 @@ class ReplayScreen(Screen[None]):
     def action_rules(self) -> None:
         self.app.push_screen(RulesScreen(self.lang))
 
+    def action_details(self) -> None:
+        meta = self.replay.game.meta
+        self.app.push_screen(HelpScreen(details_markdown(
+            self.replay.state, ruleset_of_record({"meta": meta}),
+            list(meta.get("players", ["?", "?"])), None, self.lang)))
+
     def action_quit_replay(self) -> None:
         self.app.exit()
 
@@ -614,10 +634,18 @@ class ReliquaryApp(App[None]):
                 if setup is None:
                     self.exit()
                 else:
-                    self.start(GameSession(self.content, setup))
+                    self.start(GameSession(self.content_for(setup), setup))
 
             form = localised(NewGameScreen, self.lang)(self.content, self.lang, self.setup)
             self.push_screen(form, chosen)
+
+    def content_for(self, setup: Setup) -> Content:
+        """The content of a new game: the app's own (``--content``, ``--ruleset``) for
+        the ruleset it started with, else the chosen ruleset's patch on the package's
+        content."""
+        if setup.ruleset == self.setup.ruleset:
+            return self.content
+        return load_ruleset(setup.ruleset).content()
 
     async def action_quit(self) -> None:
         """Ctrl+Q quits as ``q`` does: the record written first (``--record``)."""

@@ -51,7 +51,8 @@ OWN: dict[str, dict[str, str]] = {
         "keys_text": "arrows or h j k l: move the cursor · Tab / Shift+Tab: next / previous "
                      "option · Enter or Space: choose · click a square twice or an option "
                      "once: choose · u: undo · i or H: hint (h moves left) · ?: help · "
-                     "r: rules · n: new game · w: save · o: open · q: quit",
+                     "r: rules · d: the game's details (ruleset, modules) · n: new game · "
+                     "w: save · o: open · q: quit",
         "replay_title": "Replay", "decision_n": "Decision {n} of {total}",
         "hidden_card": "?", "legend": "H/M Key Hero/Minion · h/m Skull · digit HP · "
                                      "+ carries a relic · K/S relic · ░ Ruin",
@@ -65,6 +66,10 @@ OWN: dict[str, dict[str, str]] = {
         "module_options": "Module options (m.option=value; …)",
         "conditions_title": "Conditions", "modules_title": "Rule modules",
         "next_set": "next set", "token_box": "In the box (unseen)",
+        "ruleset": "Ruleset", "ruleset_as_written": "No changes: the rules as written.",
+        "ruleset_given": "The ruleset given on the command line.",
+        "details_title": "Game details", "k_details": "Details", "players": "Players",
+        "no_modules_on": "None: the base game.", "fingerprint": "content",
         "legend_modules": "o objective marker (O the Shrine) · i2 relic token: its type's "
                           "initial and value (i? face down) · *i2 a carried token · W/w "
                           "Wayshrine (@ and its type) · ^ an upgrade · b2 a condition and "
@@ -97,8 +102,8 @@ OWN: dict[str, dict[str, str]] = {
         "keys_text": "flechas o h j k l: mover el cursor · Tab / Mayús+Tab: opción siguiente / "
                      "anterior · Intro o Espacio: elegir · pulsa dos veces una casilla o una "
                      "vez una opción: elegir · u: deshacer · i o H: pista (h mueve a la "
-                     "izquierda) · ?: ayuda · r: reglas · n: nueva partida · w: guardar · "
-                     "o: abrir · q: salir",
+                     "izquierda) · ?: ayuda · r: reglas · d: detalles de la partida (reglamento, "
+                     "módulos) · n: nueva partida · w: guardar · o: abrir · q: salir",
         "replay_title": "Repetición", "decision_n": "Decisión {n} de {total}",
         "hidden_card": "?", "legend": "H/M Héroe/Esbirro de Llave · h/m Calavera · cifra PV · "
                                      "+ lleva Reliquia · K/S Reliquia · ░ Ruina",
@@ -112,6 +117,12 @@ OWN: dict[str, dict[str, str]] = {
         "module_options": "Opciones de módulo (m.opción=valor; …)",
         "conditions_title": "Condiciones", "modules_title": "Módulos de reglas",
         "next_set": "siguiente juego", "token_box": "En la caja (sin ver)",
+        "ruleset": "Reglamento", "ruleset_as_written": "Sin cambios: las reglas tal como "
+                                                       "están escritas.",
+        "ruleset_given": "El reglamento dado en la línea de órdenes.",
+        "details_title": "Detalles de la partida", "k_details": "Detalles",
+        "players": "Jugadores", "no_modules_on": "Ninguno: el juego base.",
+        "fingerprint": "contenido",
         "legend_modules": "o marcador de objetivo (O el Santuario) · i2 ficha de reliquia: "
                           "la inicial de su tipo y su valor (i? boca abajo) · *i2 una ficha "
                           "llevada · W/w Santuario de camino (@ y su tipo) · ^ una mejora · "

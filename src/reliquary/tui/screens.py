@@ -28,6 +28,7 @@ from textual.widgets import (
 from ..ai import AGENTS, LEVELS
 from ..engine import DECISION_KINDS, Content, Play, Settings, State
 from ..engine.modules import registered
+from ..rulesets import RulesetError, differences, load_ruleset, ruleset_names
 from ..web.text import names_of
 from .i18n import prompt, side, t
 from .modules import module_help
@@ -58,6 +59,8 @@ class NewGameScreen(ModalScreen[Setup | None]):
     #form Label { width: 24; padding: 0 1 0 0; }
     #form Select, #form Input, #form SelectionList { width: 1fr; }
     #form SelectionList { height: auto; max-height: 6; }
+    #form #ruleset_about, #form #module_help { color: $text-muted; width: 1fr;
+                                               padding: 0 0 0 24; }
     #error { color: $error; width: 1fr; padding: 0; }
     #buttons { height: auto; align: right middle; }
     """
@@ -87,8 +90,13 @@ class NewGameScreen(ModalScreen[Setup | None]):
         def row(label: str, widget: Any) -> Horizontal:
             return Horizontal(Label(label), widget)
 
+        rulesets = ruleset_names_for(s.ruleset)
         with VerticalScroll(id="form"):
             yield Label(f"[b]{t(lang, 'new_title')}[/b]")
+            yield row(t(lang, "ruleset"), Select(
+                [(name, name) for name, _ in rulesets],
+                value=s.ruleset, allow_blank=False, compact=True, id="ruleset"))
+            yield Label(ruleset_details(s.ruleset, lang), id="ruleset_about", markup=False)
             yield row(t(lang, "opponent"), Select(opponents, value=s.opponent,
                                                   allow_blank=False, compact=True, id="opponent"))
             yield row(t(lang, "seat"), Select([(side(lang, p), p) for p in (0, 1)],
@@ -130,6 +138,7 @@ class NewGameScreen(ModalScreen[Setup | None]):
                 yield row(t(lang, "module_options"), Input(
                     "; ".join(f"{k}={_written(v)}" for k, v in st.module_options),
                     compact=True, id="module_options"))
+                yield Label(module_options_help(st.modules), id="module_help", markup=False)
             else:
                 yield row(t(lang, "modules"), Label(t(lang, "no_modules"), id="modules"))
             yield row(t(lang, "seed"), Input("" if s.seed is None else str(s.seed),
@@ -168,7 +177,40 @@ class NewGameScreen(ModalScreen[Setup | None]):
         settings = Settings.from_dict(data)  # ValueError naming the setting or option
         return Setup(opponent=value("opponent"), seat=value("seat"), quick=value("quick"),
                      faction=value("faction") or None, settings=settings,
-                     seed=self._number("seed", t(lang, "seed"), True))
+                     seed=self._number("seed", t(lang, "seed"), True),
+                     ruleset=value("ruleset"))
+
+    @on(Select.Changed, "#ruleset")
+    def _ruleset_changed(self, event: Select.Changed) -> None:
+        """A ruleset chosen: its description and changes shown, its settings set in the
+        form (each can still be changed before Start)."""
+        name = str(event.value)
+        self.query_one("#ruleset_about", Label).update(ruleset_details(name, self.lang))
+        try:
+            settings = load_ruleset(name).game_settings().as_dict()
+        except (RulesetError, ValueError):
+            return  # a ruleset given on the command line by its file: the form as it is
+        for key, value in settings.items():
+            found = self.query(f"#{key}")
+            if not found:
+                continue
+            widget = found.first()
+            if isinstance(widget, Select):
+                widget.value = value
+            elif isinstance(widget, Input):
+                widget.value = "" if value is None else str(value)
+        if registered():
+            chosen = self.query_one("#modules", SelectionList)
+            chosen.deselect_all()
+            for module in settings.get("modules", ()):
+                chosen.select(module)
+            self.query_one("#module_options", Input).value = "; ".join(
+                f"{k}={_written(v)}" for k, v in settings.get("module_options", {}).items())
+
+    @on(SelectionList.SelectedChanged, "#modules")
+    def _modules_changed(self, event: SelectionList.SelectedChanged[str]) -> None:
+        self.query_one("#module_help", Label).update(
+            module_options_help(tuple(event.selection_list.selected)))
 
     @on(Button.Pressed, "#start")
     def action_start(self) -> None:
@@ -182,6 +224,42 @@ class NewGameScreen(ModalScreen[Setup | None]):
     @on(Button.Pressed, "#cancel")
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+def ruleset_names_for(current: str) -> list[tuple[str, str]]:
+    """The packaged rulesets (``classic`` first), and ``current`` if it is none of them
+    (a file given with ``--ruleset``), each with its description."""
+    out = [(name, load_ruleset(name).description) for name in ruleset_names()]
+    if current not in {name for name, _ in out}:
+        out.append((current, ""))
+    return out
+
+
+def ruleset_details(name: str, lang: str) -> str:
+    """A ruleset's description and what it changes from classic, one line each."""
+    try:
+        ruleset = load_ruleset(name)
+    except (RulesetError, ValueError):
+        return t(lang, "ruleset_given")
+    changes = differences(ruleset)
+    lines = [ruleset.description]
+    lines += [f"• {line}" for line in changes] if changes else [t(lang, "ruleset_as_written")]
+    return "\n".join(lines)
+
+
+def module_options_help(modules: tuple[str, ...] | list[str]) -> str:
+    """Each chosen module's options, the values they take and what they do (from the
+    module registry)."""
+    found = registered()
+    lines = []
+    for name in modules:
+        module = found.get(name)
+        if module is None:
+            continue
+        for option, spec in module.options.items():
+            lines.append(f"{module.option_key(option)} = {spec.describe()}"
+                         + (f": {spec.help}" if spec.help else ""))
+    return "\n".join(lines)
 
 
 def _written(value: Any) -> str:
@@ -263,6 +341,38 @@ def help_markdown(content: Content, lang: str, topic: HelpTopic,
     parts.append(t(lang, "legend"))
     if state is not None and state.settings.modules:
         parts.append(t(lang, "legend_modules"))
+    return "\n\n".join(parts)
+
+
+def details_markdown(state: State, ruleset: str, players: list[str], seed: int | None,
+                     lang: str) -> str:
+    """A game's details: its ruleset (description and changes), its rule settings, its
+    rule modules with their options' values, the players and the seed — all read from
+    the game's settings and the registries."""
+    parts = [f"## {t(lang, 'details_title')}", f"### {t(lang, 'ruleset')}: {ruleset}",
+             ruleset_details(ruleset, lang).replace("\n", "\n\n"),
+             f"### {t(lang, 'settings')}"]
+    settings = state.settings
+    parts.append("\n".join(f"- {key} = {_written(value) if value is not None else '—'}"
+                           for key, value in settings.as_dict().items()
+                           if key not in ("modules", "module_options")))
+    parts.append(f"### {t(lang, 'modules_title')}")
+    found = registered()
+    if not settings.modules:
+        parts.append(t(lang, "no_modules_on"))
+    for name in settings.modules:
+        module = found.get(name)
+        if module is None:
+            parts.append(f"- {name}")
+            continue
+        keys = [module.option_key(o) for o in module.options]
+        options = ", ".join(f"{key} = {_written(settings.option(key))}" for key in keys)
+        parts.append(f"- **{module.title}** ({module.rules}): {module.summary}"
+                     + (f"\n  {options}" if options else ""))
+    parts.append(f"### {t(lang, 'players')}")
+    parts.append("\n".join(f"- {side(lang, p)}: {who}" for p, who in enumerate(players)))
+    parts.append(f"{t(lang, 'seed')}: {'—' if seed is None else seed} · "
+                 f"{t(lang, 'fingerprint')}: {state.content.fingerprint}")
     return "\n\n".join(parts)
 
 

@@ -36,6 +36,13 @@ from ..engine import (
     position_to_dict,
     replay,
 )
+from ..rulesets import (
+    DEFAULT_RULESET,
+    META_KEY,
+    RulesetError,
+    load_ruleset,
+    ruleset_of_record,
+)
 from ..web.games import undo_count
 from ..web.text import Line, LogContext, describe, note_before, result_text
 from .i18n import t
@@ -55,6 +62,9 @@ class Setup:
     faction: str | None = None   # the human's faction in a quick setup (None: random)
     settings: Settings = field(default_factory=Settings)
     seed: int | None = None
+    #: The ruleset played (:mod:`reliquary.rulesets`): its content patch is the game's
+    #: content and its settings the form's defaults; records name it.
+    ruleset: str = DEFAULT_RULESET
 
 
 def in_setup(state: State) -> bool:
@@ -103,7 +113,8 @@ class GameSession:
                                     else drafted(get_agent(s.opponent, seed=s.seed), s.seed))
         self.rng = random.Random(s.seed)
         players = ["human" if p in self.humans else s.opponent for p in (0, 1)]
-        self.game = game or Game(content, s.settings, meta={"players": players, "app": "tui"})
+        self.game = game or Game(content, s.settings, meta={"players": players, "app": "tui",
+                                                            META_KEY: s.ruleset})
         #: False for a game continued from a position: it has no history to record.
         self.has_record = True
         self.log: list[Line] = []
@@ -267,11 +278,14 @@ class GameSession:
         """Continue a game from a record or a position file (clear errors naming it)."""
         data = read_game_file(path)
         if data.get("format") == "reliquary-record":
+            played = ruleset_of_record(data)
             try:
+                if played != setup.ruleset:  # the record's own ruleset, its content patch
+                    content = load_ruleset(played).content()
                 game = replay(data, content)
-            except NotationError as err:
+            except (NotationError, RulesetError) as err:
                 raise ValueError(f"{path}: {err}") from None
-            return cls(content, _with_settings(setup, game.settings), game)
+            return cls(content, _with_settings(setup, game.settings, played), game)
         try:
             state = position_from_dict(data, content)
         except NotationError as err:
@@ -304,8 +318,9 @@ def _reach(state: State, player: int, depth: int) -> set[int]:
     return found
 
 
-def _with_settings(setup: Setup, settings: Settings) -> Setup:
-    return Setup(setup.opponent, setup.seat, False, None, settings, setup.seed)
+def _with_settings(setup: Setup, settings: Settings, ruleset: str | None = None) -> Setup:
+    return Setup(setup.opponent, setup.seat, False, None, settings, setup.seed,
+                 ruleset or setup.ruleset)
 
 
 def read_game_file(path: Path) -> dict[str, Any]:
