@@ -142,6 +142,20 @@ def _is_name_set(key: str) -> bool:
     return spec is not None and bool(spec.subset)
 
 
+def _played(choices: dict[str, Any]) -> dict[str, Any]:
+    """A trial's choices as played: a module's option is left out where the trial's
+    modules do not include it (it changed nothing there).
+
+    >>> _played({"modules": "keepers", "glory.phases": 4, "keepers.target": 7})
+    {'modules': 'keepers', 'keepers.target': 7}
+    """
+    if "modules" not in choices:
+        return dict(choices)
+    on = setting_overrides({"modules": choices["modules"]})["modules"]
+    return {k: v for k, v in choices.items()
+            if "." not in k or k.startswith("patch.") or k.split(".")[0] in on}
+
+
 def _patch_of(overrides: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in sorted(overrides.items()) if k.startswith("patch.")}
 
@@ -218,12 +232,13 @@ def results(study: Any, targets: Targets) -> list[dict[str, Any]]:
     for t in study.trials:
         if t.state != optuna.trial.TrialState.COMPLETE:
             continue
-        key = json.dumps(t.params, sort_keys=True)
+        played = _played(t.params)
+        key = json.dumps(played, sort_keys=True)
         if key in seen:
             continue
         seen.add(key)
         m = t.user_attrs["measures"]
-        rows.append({"trial": t.number, "settings": t.params, "objective": t.value,
+        rows.append({"trial": t.number, "settings": played, "objective": t.value,
                      "targets_met": bool(t.value == 0.0), "run": t.user_attrs["run"], **m})
     rows.sort(key=lambda r: (r["objective"], r["cap_rate"], r["trial"]))
     return rows
