@@ -14,9 +14,10 @@ what the modules' panel says, read from the engine's state and each module's dat
   the board (face down: its type; face up: its value too) and who carries which, the
   Wayshrines, the box. Conditions: each piece's conditions with their values.
 
-Nothing here decides a rule: the numbers are the engine's (``rules.met``,
-``rounds_to_end_phase``, ``expected_value`` …), the words the web's (``glory_text``,
-``keepers_text``, ``conditions_text`` and the modules' scripts' string tables).
+Nothing here decides a rule: the numbers are the engine's (``rules.met``, ``held``,
+``rounds_to_end_phase``, the keepers state …), the words the web's (``glory_text``,
+``keepers_text``, ``conditions_text`` and the modules' scripts' string tables, read by
+:func:`~.i18n.t`).
 """
 
 from __future__ import annotations
@@ -42,9 +43,6 @@ UPGRADE_MARK = "^"
 END_STEPS = ("gl_step_score", "gl_step_discard", "gl_step_upgrade", "gl_step_draw")
 END_STEP_OF = {"discard_objective": 1, "upgrade": 2, "upgrade_piece": 2,
                g.DRAW: 3}
-def mt(lang: str, key: str) -> str:
-    """A module word in ``lang``: the modules' scripts' tables (via :func:`~.i18n.t`)."""
-    return t(lang, key)
 
 
 def module_name(hooks: Hooks) -> str:
@@ -101,10 +99,10 @@ def end_phase_banner(state: State, lang: str) -> str:
     player = d.player if d.player in (0, 1) else int(state.stack[-1][1])
     steps = []
     for i, key in enumerate(END_STEPS):
-        word = mt(lang, key)
+        word = t(lang, key)
         steps.append(f"[{word}]" if i == at else word)
     phase = g.glory_state(state).phase
-    return f"{mt(lang, 'gl_end_phase')} {phase} · {side(lang, player)}: {' › '.join(steps)}"
+    return f"{t(lang, 'gl_end_phase')} {phase} · {side(lang, player)}: {' › '.join(steps)}"
 
 
 def module_panel(state: State, lang: str) -> Text:
@@ -130,14 +128,14 @@ def module_status(state: State, lang: str) -> list[str]:
     if "glory" in modules:
         gs = g.glory_state(state)
         left = g.rounds_to_end_phase(state, g.rules_of(state))
-        out.append(f"{mt(lang, 'gl_glory')} {gs.glory[0]}–{gs.glory[1]} "
-                   f"({mt(lang, 'gl_end_in')} {left})")
+        out.append(f"{t(lang, 'gl_glory')} {gs.glory[0]}–{gs.glory[1]} "
+                   f"({t(lang, 'gl_end_in')} {left})")
     if "keepers" in modules:
         st = kstate(state)
         hooks = _keepers_hooks(state)
         aim = (f" / {hooks.target}" if hooks is not None and hooks.target > 0
                and not hooks.glory else "")
-        out.append(f"{mt(lang, 'kp_points')} {st.points[0]}–{st.points[1]}{aim}")
+        out.append(f"{t(lang, 'kp_points')} {st.points[0]}–{st.points[1]}{aim}")
     return out
 
 
@@ -150,19 +148,19 @@ def _head(out: Text, title: str) -> None:
 def _glory(out: Text, state: State, lang: str) -> None:
     rules = g.rules_of(state)
     gs = g.glory_state(state)
-    _head(out, mt(lang, "gl_glory"))
+    _head(out, t(lang, "gl_glory"))
     banner = end_phase_banner(state, lang)
     if banner:
         out.append(banner + "\n", "bold reverse")
     left = g.rounds_to_end_phase(state, rules)
-    rounds = mt(lang, "gl_round" if left == 1 else "gl_rounds")
-    phase = (f"{mt(lang, 'gl_phase')} {gs.phase + 1} {mt(lang, 'gl_of')} {rules.phases}"
-             if rules.phases else mt(lang, "gl_no_end"))
-    out.append(f"{mt(lang, 'gl_end_in')} {left} {rounds} · {phase}\n", "bold yellow")
+    rounds = t(lang, "gl_round" if left == 1 else "gl_rounds")
+    phase = (f"{t(lang, 'gl_phase')} {gs.phase + 1} {t(lang, 'gl_of')} {rules.phases}"
+             if rules.phases else t(lang, "gl_no_end"))
+    out.append(f"{t(lang, 'gl_end_in')} {left} {rounds} · {phase}\n", "bold yellow")
     for p in (0, 1):
         out.append(side(lang, p), ("bold bright_cyan", "bold bright_red")[p])
-        out.append(f" {gs.glory[p]} {mt(lang, 'gl_glory')} ({gs.unspent(p)} "
-                   f"{mt(lang, 'gl_unspent')}) · {mt(lang, 'gl_markers')} "
+        out.append(f" {gs.glory[p]} {t(lang, 'gl_glory')} ({gs.unspent(p)} "
+                   f"{t(lang, 'gl_unspent')}) · {t(lang, 'gl_markers')} "
                    f"{rules.held(state, p)}\n")
         for oid in gs.hands[p]:
             obj = rules.objectives[oid]
@@ -178,27 +176,27 @@ def _glory(out: Text, state: State, lang: str) -> None:
                                "bold")
                     out.append(upgrade_text(uid, lang) + "\n")
     deck = len(rules.deck(state))
-    out.append(f"{mt(lang, 'gl_objectives')}: {deck} {mt(lang, 'gl_deck')}\n", "dim")
+    out.append(f"{t(lang, 'gl_objectives')}: {deck} {t(lang, 'gl_deck')}\n", "dim")
 
 
 def _token_words(kind: int, value: int, lang: str) -> str:
     name = type_name(KEEPERS.relic_type[kind].id, lang)
-    return f"{name} {value}" if value else f"{name} ({mt(lang, 'kp_face_down')})"
+    return f"{name} {value}" if value else f"{name} ({t(lang, 'kp_face_down')})"
 
 
 def _keepers(out: Text, state: State, lang: str) -> None:
     st = kstate(state)
     hooks = _keepers_hooks(state)
     geo = state.geometry
-    _head(out, mt(lang, "kp_points"))
+    _head(out, t(lang, "kp_points"))
     target = hooks.target if hooks is not None and hooks.target > 0 and not hooks.glory else 0
     for p in (0, 1):
         out.append(side(lang, p), ("bold bright_cyan", "bold bright_red")[p])
-        aim = f" / {target} ({mt(lang, 'kp_target')})" if target else ""
+        aim = f" / {target} ({t(lang, 'kp_target')})" if target else ""
         types = " ".join(
             (type_name(tp.id, lang) if st.recovered[p][k] > st.sets[p] else "·")
             for k, tp in enumerate(KEEPERS.relic_type))
-        out.append(f" {st.points[p]}{aim} · {mt(lang, 'kp_sets')} {st.sets[p]} · "
+        out.append(f" {st.points[p]}{aim} · {t(lang, 'kp_sets')} {st.sets[p]} · "
                    f"{t(lang, 'next_set')} [{types}]\n")
     for token in st.tokens:
         if token.recovered >= 0:
@@ -209,11 +207,11 @@ def _keepers(out: Text, state: State, lang: str) -> None:
         elif token.carrier in state.pieces:
             carrier = state.pieces[token.carrier]
             out.append(f"  {geo.name(carrier.sq)} ", "")
-            out.append(f"{mt(lang, 'kp_carried')} ({side(lang, carrier.owner)}): {words}\n",
+            out.append(f"{t(lang, 'kp_carried')} ({side(lang, carrier.owner)}): {words}\n",
                        "bold")
     for p, (pid, kind) in enumerate(zip(st.shrine, st.shrine_type, strict=True)):
         if pid in state.pieces:
-            out.append(f"  {mt(lang, 'kp_wayshrine')} {side(lang, p)} "
+            out.append(f"  {t(lang, 'kp_wayshrine')} {side(lang, p)} "
                        f"{geo.name(state.pieces[pid].sq)}: "
                        f"{type_name(KEEPERS.relic_type[kind].id, lang)}\n")
     box = ", ".join(f"{type_name(tp.id, lang)} {n}"
@@ -255,7 +253,7 @@ def option_names(state: State, lang: str) -> dict[str, dict[str, str]]:
     if "conditions" in modules:
         interact.update((a.id, action_name(a.id, lang)) for a in CONDITIONS.action)
     if "keepers" in modules:
-        interact.update((a.id, mt(lang, f"kp_{a.id}")) for a in KEEPERS.action)
+        interact.update((a.id, t(lang, f"kp_{a.id}")) for a in KEEPERS.action)
         types = {tp.id: type_name(tp.id, lang) for tp in KEEPERS.relic_type}
         out["wayshrine_type"] = types
         out["token_type"] = types
@@ -269,9 +267,9 @@ def option_names(state: State, lang: str) -> dict[str, dict[str, str]]:
 def module_help(state: State, lang: str) -> list[str]:
     """The help text of each module the game has (the web page's, in ``lang``)."""
     keys = {"conditions": "cd_help", "glory": "gl_help", "keepers": "kp_help"}
-    return [mt(lang, keys[m]) for m in state.settings.modules if m in keys]
+    return [t(lang, keys[m]) for m in state.settings.modules if m in keys]
 
 
 __all__ = ["END_STEPS", "MARK_STYLES", "UPGRADE_MARK", "board_marks", "end_phase_banner",
-           "module_help", "module_name", "module_panel", "module_status", "mt", "option_names",
+           "module_help", "module_name", "module_panel", "module_status", "option_names",
            "upgrade_conditions"]
