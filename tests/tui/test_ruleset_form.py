@@ -21,7 +21,7 @@ from reliquary import default_content
 from reliquary.engine import Game, Settings
 from reliquary.engine.modules import registered
 from reliquary.rulesets import load_ruleset
-from reliquary.tui import GameSession, ReliquaryApp, Setup
+from reliquary.tui import GameSession, ReliquaryApp, ReplayApp, ReplaySession, Setup
 from reliquary.tui.screens import HelpScreen, NewGameScreen
 
 from .conftest import screen_text, settle
@@ -158,3 +158,22 @@ def test_a_record_opens_under_its_own_ruleset(tmp_path: Path) -> None:
     assert session.content.fingerprint == ruleset.content().fingerprint
     assert session.game.settings == ruleset.game_settings()
     assert Settings() != session.game.settings
+
+
+async def test_the_replay_details_name_the_records_ruleset() -> None:
+    other = next(name for name, raw in ruleset_files().items() if raw.get("patch"))
+    ruleset = load_ruleset(other)
+    game = Game(ruleset.content(), ruleset.game_settings(),
+                meta={"ruleset": other, "players": ["human", "easy"]})
+    while game.state.decision().kind == "ruin":
+        game.apply(game.state.legal_options()[0])
+    replay = ReplaySession(game.record(), ruleset.content())
+    app = ReplayApp(replay, "en")
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("d")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        details = words(app.screen.markdown)
+        assert f"Ruleset: {other}" in details and "Key: human" in details
+        assert "Skull: easy" in details
