@@ -15,6 +15,9 @@ CROP_LEN = 3.5 * mm
 CROP_MIN_GAP = 0.5 * mm  # where the cards leave little room: the least gap a mark keeps
 CROP_MIN_LEN = 1.5 * mm  # and the shortest mark (still easy to find)
 CROP_WIDTH = 0.3  # points; the tests tell crop marks by this width
+#: Below the cards, the sheet's title line (6.5 pt) and its clearance from the marks:
+#: the marks there end this far short of the margin, so the title stays within it.
+TITLE_ROOM = 3.4 * mm
 
 
 @dataclass(frozen=True)
@@ -90,7 +93,7 @@ def draw_card_sheets(ctx: Context, c: Canvas, sheets: list[tuple[str, list[Face]
         c.setPageSize(grid.page)
         for index, (_, face) in enumerate(page):
             draw_face(ctx, c, face, *grid.trim(index))
-        _crop_marks(c, grid, len(page))
+        _crop_marks(c, grid, len(page), TITLE_ROOM if _title_below(grid) else 0.0)
         titles = " + ".join(dict.fromkeys(title for title, _ in page))
         suffix = f" · {number}/{len(pages)}" if len(pages) > len(sheets) else ""
         line = f"{titles} · {ctx.label('cut_marks')} · {ctx.label('card_size')}{suffix}"
@@ -98,9 +101,10 @@ def draw_card_sheets(ctx: Context, c: Canvas, sheets: list[tuple[str, list[Face]
         c.showPage()
 
 
-def _crop_marks(c: Canvas, grid: CardGrid, count: int) -> None:
+def _crop_marks(c: Canvas, grid: CardGrid, count: int, title_room: float = 0.0) -> None:
     """Marks on every trim line, outside the block of cards, so cuts run edge to edge;
-    kept off the paper's edge, which a printer may not reach (:func:`_mark_span`)."""
+    kept off the paper's edge, which a printer may not reach (:func:`_mark_span`), and
+    ``title_room`` short of the margin below the cards, where the sheet's title goes."""
     rows_used = math.ceil(count / grid.cols)
     cols_used = min(count, grid.cols)
     b = grid.bleed
@@ -112,7 +116,8 @@ def _crop_marks(c: Canvas, grid: CardGrid, count: int) -> None:
                  for i in range(cols_used) for d in (0, CARD_W)})
     ys = sorted({round(grid.y0 + (grid.rows - 1 - j) * grid.pitch_y + d, 3)
                  for j in range(rows_used) for d in (0, CARD_H)})
-    below, above = _mark_span(bottom - MIN_MARGIN), _mark_span(height - MIN_MARGIN - top)
+    below = _mark_span(bottom - MIN_MARGIN - title_room)
+    above = _mark_span(height - MIN_MARGIN - top)
     before, after = _mark_span(left - MIN_MARGIN), _mark_span(width - MIN_MARGIN - right)
     c.saveState()
     c.setStrokeColor(INK)
@@ -136,16 +141,23 @@ def _mark_span(room: float) -> tuple[float, float]:
     return gap, max(CROP_MIN_LEN, min(CROP_LEN, room - gap))
 
 
+def _title_below(grid: CardGrid) -> bool:
+    """Whether the sheet's title goes below the cards (else up the side margin)."""
+    return grid.y0 - grid.bleed >= CROP_GAP + CROP_LEN + 1.2 * mm + 3.5 * mm
+
+
 def _sheet_title(c: Canvas, grid: CardGrid, line: str) -> None:
-    """The title in the widest free margin beyond the crop marks: below, else beside."""
+    """The title in the widest free margin beyond the crop marks: below (under the
+    marks, which shorten to leave it room within the margin), else beside."""
     width, height = grid.page
     b = grid.bleed
     below = grid.y0 - b
     side = width - (grid.x0 + (grid.cols - 1) * grid.pitch_x + CARD_W + b)
     clear = CROP_GAP + CROP_LEN + 1.2 * mm
-    if below >= clear + 3.5 * mm:
-        draw_text(c, line, width / 2, below - clear - 2.2 * mm, 6.5, bold=True, color=MUTED,
-                  align="center", max_width=width - 2 * MIN_MARGIN)
+    if _title_below(grid):
+        gap, length = _mark_span(below - MIN_MARGIN - TITLE_ROOM)
+        draw_text(c, line, width / 2, below - gap - length - 1.2 * mm - 2.2 * mm, 6.5,
+                  bold=True, color=MUTED, align="center", max_width=width - 2 * MIN_MARGIN)
         return
     c.saveState()
     c.translate(width - side + clear + 2.2 * mm, height / 2)
