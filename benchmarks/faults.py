@@ -122,7 +122,8 @@ TESTS: dict[str, tuple[str, ...]] = {
     "ai/evaluation.py": ("tests/ai/test_pinned_ai.py", "tests/ai/test_vigil.py",
                          "tests/ai/test_search.py", "tests/ai/test_eval_terms.py"),
     "ai/search.py": ("tests/ai/test_pinned_ai.py", "tests/ai/test_vigil.py",
-                     "tests/ai/test_search.py", "tests/ai/test_warm_search.py"),
+                     "tests/ai/test_search.py", "tests/ai/test_warm_search.py",
+                     "tests/ai/test_hint.py"),
 }
 
 # ---------------------------------------------------------------------- the faults
