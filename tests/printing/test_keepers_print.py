@@ -34,7 +34,7 @@ def test_all_twelve_tokens_both_faces_are_in_the_pdf(content: Content, lang: str
         assert words[name.upper()] == len(t.values)  # the backs: the type, four of each
         assert words[name] >= len(t.values)  # the faces name their type under the value
     values = Counter(v for t in DATA.relic_type for v in t.values)
-    shrine = "WAYSHRINE" if lang == "en" else "SANTUARIO"
+    shrine = "WAYSHRINE" if lang == "en" else "ERMITA"
     assert words[shrine] == 2
     for value, count in values.items():  # each face's value (the track's numbers too)
         assert words[str(value)] >= count
@@ -53,7 +53,7 @@ def test_no_keepers_tokens_without_the_module(content: Content) -> None:
 @pytest.mark.parametrize(("lang", "heading", "words"), [
     ("en", "## Optional module: Keepers' Relics", ("Delve", "Devout", "Prize", "Wayshrine")),
     ("es", "## Módulo opcional: Reliquias de los Guardianes",
-     ("Excavar", "Devoto", "Botín", "Santuario")),
+     ("Excavar", "Devoto", "Botín", "Ermita")),
 ])
 def test_the_rulebook_has_the_module_in_both_languages(lang: str, heading: str,
                                                        words: tuple[str, ...]) -> None:

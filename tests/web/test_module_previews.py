@@ -202,7 +202,7 @@ def test_encamp_and_the_wayshrine_type_say_what_the_wayshrine_does(content: Cont
     decamp = preview(s)["actions"]["decamp"]
     assert decamp["outcomes"][0]["squares"] == ["c3"]
     assert decamp["text"]["en"].startswith("Your Wayshrine on c3 gives way to a new Minion")
-    assert decamp["text"]["es"].startswith("Tu Santuario en c3 deja su sitio a un Esbirro")
+    assert decamp["text"]["es"].startswith("Tu Ermita en c3 deja su sitio a un Esbirro")
 
 
 def test_the_prize_choice_says_what_each_ruin_gives(content: Content) -> None:

@@ -23,9 +23,9 @@ LABELS = {
     "es": {"backs": "Fichas de reliquia, dorsos: el tipo (Reliquias de los Guardianes)",
            "faces": "Fichas de reliquia, caras: el valor. Pega cada una en un dorso de su "
                     "tipo, o imprime esta página a doble cara",
-           "shrines": "Santuarios (uno por bando; un marcador de tipo muestra el elegido)",
-           "markers": "Marcadores de tipo del Santuario", "track": "Marcador de puntos de reliquia",
-           "wayshrine": "SANTUARIO"},
+           "shrines": "Ermitas (una por bando; un marcador de tipo muestra el elegido)",
+           "markers": "Marcadores de tipo de la Ermita", "track": "Marcador de puntos de reliquia",
+           "wayshrine": "ERMITA"},
 }
 
 

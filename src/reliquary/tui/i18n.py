@@ -125,7 +125,7 @@ OWN: dict[str, dict[str, str]] = {
         "fingerprint": "contenido",
         "legend_modules": "o marcador de objetivo (O el Santuario) · i2 ficha de reliquia: "
                           "la inicial de su tipo y su valor (i? boca abajo) · *i2 una ficha "
-                          "llevada · W/w Santuario de camino (@ y su tipo) · ^ una mejora · "
+                          "llevada · W/w Ermita (@ y su tipo) · ^ una mejora · "
                           "b2 una condición y su valor",
     },
 }

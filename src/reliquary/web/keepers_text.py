@@ -22,9 +22,9 @@ PROMPTS: dict[str, tuple[str, str]] = {
     "token_pickup": ("Several tokens lie here: choose the one to pick up.",
                      "Aquí hay varias fichas: elige la que recoges."),
     "encamper": ("Encamp: choose the Minion your Wayshrine replaces (it leaves the game).",
-                 "Acampar: elige el Esbirro que tu Santuario sustituye (sale del juego)."),
+                 "Acampar: elige el Esbirro que tu Ermita sustituye (sale del juego)."),
     "wayshrine_type": ("Encamp: choose the type your Wayshrine shows.",
-                       "Acampar: elige el tipo que muestra tu Santuario."),
+                       "Acampar: elige el tipo que muestra tu Ermita."),
 }
 
 
@@ -100,17 +100,17 @@ def _lines(side: Callable[[int, str], str], name: Callable[[int], str],
         "encamp": lambda d: {
             "en": f"{side(d['owner'], 'en')} encamps a Wayshrine of the "
                   f"{type_name(d['type'], 'en')} on {at(d)}.",
-            "es": f"{side(d['owner'], 'es')} acampa un Santuario del "
+            "es": f"{side(d['owner'], 'es')} acampa una Ermita del "
                   f"{type_name(d['type'], 'es')} en {at(d)}."},
         "decamp": lambda d: {
             "en": f"{side(d['player'], 'en')} decamps: a Minion takes the Wayshrine's place "
                   f"on {at(d)}.",
             "es": f"{side(d['player'], 'es')} levanta el campamento: un Esbirro ocupa el "
-                  f"lugar del Santuario en {at(d)}."},
+                  f"lugar de la Ermita en {at(d)}."},
         "wayshrine_destroyed": lambda d: {
             "en": f"{side(d['owner'], 'en')}'s Wayshrine on {at(d)} is destroyed: +1 point "
                   f"for {side(d['to'], 'en')}.",
-            "es": f"El Santuario de {side(d['owner'], 'es')} en {at(d)} es destruido: +1 "
+            "es": f"La Ermita de {side(d['owner'], 'es')} en {at(d)} es destruida: +1 "
                   f"punto para {side(d['to'], 'es')}."},
     }
 
@@ -193,7 +193,7 @@ def preview_line(events: list[Any], before: Any, after: Any, player: int,
             parts.append({
                 "en": f"Your Wayshrine on {sq} gives way to a new Minion there; the Wayshrine "
                       f"goes back to your supply (you may Encamp again later).",
-                "es": f"Tu Santuario en {sq} deja su sitio a un Esbirro nuevo; el Santuario "
+                "es": f"Tu Ermita en {sq} deja su sitio a un Esbirro nuevo; la Ermita "
                       f"vuelve a tu reserva (podrás Acampar de nuevo)."})
         elif e.kind == "encamp":
             line = encamp_line([e], [d["type"]], player, name)
@@ -237,7 +237,7 @@ def encamp_line(events: list[Any], types: list[str], player: int,
               f"on {sq} showing " + (f"the {names['en']}" if one else
                                      f"the type you choose ({names['en']})")
               + f". {_shrine_powers('en', one)}",
-        "es": f"Tu Esbirro en {sq} sale del juego (no va a la reserva); tu Santuario ocupa "
+        "es": f"Tu Esbirro en {sq} sale del juego (no va a la reserva); tu Ermita ocupa "
               f"{sq} mostrando " + (f"el {names['es']}" if one else
                                     f"el tipo que elijas ({names['es']})")
               + f". {_shrine_powers('es', one)}"}

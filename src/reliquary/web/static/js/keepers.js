@@ -13,8 +13,8 @@ addStrings({
   es: {interact: "Interactuar", kp_icon: "Icono", kp_scroll: "Pergamino", kp_chalice: "Cáliz", kp_delve: "Excavar",
     kp_encamp: "Acampar", kp_decamp: "Levantar campamento", kp_points: "Puntos de reliquia",
     kp_target: "objetivo", kp_sets: "juegos", kp_face_down: "boca abajo", kp_carried: "llevada",
-    kp_wayshrine: "Santuario", kp_value: "valor", kp_token: "Ficha de reliquia",
-    kp_help: "Reliquias de los Guardianes: hay fichas boca abajo en las Ruinas. INTERACTUAR → Excavar con una pieza junto a una Ruina que dominas (más piezas tuyas junto a ella que del rival): la ficha se revela, y la pieza la levanta si tus piezas junto a la Ruina son al menos su valor. Llévala a tu fila trasera (o junto a tu Santuario de su tipo) para recuperarla: su valor en puntos, +2 por cada juego de tres tipos. Un portador enemigo que empujas o abates la suelta: tómala como Botín (+1). Acampar cambia un Esbirro por tu Santuario; Levantar campamento lo devuelve como Esbirro."},
+    kp_wayshrine: "Ermita", kp_value: "valor", kp_token: "Ficha de reliquia",
+    kp_help: "Reliquias de los Guardianes: hay fichas boca abajo en las Ruinas. INTERACTUAR → Excavar con una pieza junto a una Ruina que dominas (más piezas tuyas junto a ella que del rival): la ficha se revela, y la pieza la levanta si tus piezas junto a la Ruina son al menos su valor. Llévala a tu fila trasera (o junto a tu Ermita de su tipo) para recuperarla: su valor en puntos, +2 por cada juego de tres tipos. Un portador enemigo que empujas o abates la suelta: tómala como Botín (+1). Acampar cambia un Esbirro por tu Ermita; Levantar campamento la devuelve como Esbirro."},
 });
 
 const GLYPH = {icon: "✚", scroll: "≣", chalice: "♆"};
