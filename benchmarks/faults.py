@@ -787,8 +787,12 @@ def generate(copy: Path, count: int, seed: int, areas: Sequence[str] | None = No
         sources = {m: (copy / m).read_text(encoding="utf-8") for m in modules}
         normal = {m: _normal(text) for m, text in sources.items()}
         pool = [s for m in modules for s in sites(m, sources[m])]
+        # Each seed avoided is taken as it was drawn: avoiding the smaller seeds among
+        # those given (A: 1; B: 2 avoiding 1; C: 3 avoiding 1 and 2 ...), so that a chain
+        # of samples shares no site with any sample before it.
         taken = {(f.module, f.at) for other in avoid
-                 for f in generate(copy, count, other, [area])}
+                 for f in generate(copy, count, other, [area],
+                                   [a for a in avoid if a < other])}
         rng = random.Random(f"{seed}/{area}")
         order = rng.sample(pool, len(pool))
         chosen: list[Fault] = []

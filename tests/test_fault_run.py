@@ -94,6 +94,9 @@ def test_a_fresh_sample_shares_no_site_with_the_seeds_it_avoids(
     fresh = faults.generate(package, 4, 2, avoid=[1])
     assert len(fresh) == len(first)
     assert not {(f.module, f.at) for f in first} & {(f.module, f.at) for f in fresh}
+    # a chain: the third avoids the second as it was drawn (avoiding the first) too
+    third = faults.generate(package, 4, 3, avoid=[1, 2])
+    assert not {(f.module, f.at) for f in [*first, *fresh]} & {(f.module, f.at) for f in third}
 
 
 def test_in_the_engine_only_the_variants_code_is_mutated(faults: ModuleType) -> None:
