@@ -15,6 +15,8 @@ import pytest
 from reliquary.ai.evaluation import Weights, can_reset, evaluate, vigil_clock
 from reliquary.engine import KEY, SKULL
 
+from .test_vigil import _one_minion_up
+
 EXTRA = 100.0
 
 
@@ -59,3 +61,17 @@ def test_can_reset_counts_an_attack_that_reaches_even_without_damage(
     state = (build().hero(KEY, "d4").hero(SKULL, "h8").minion(SKULL, minion)
              .hands(key=hand).set(turns_taken=[1, 1]).build())
     assert can_reset(state, KEY) is resets
+
+
+@pytest.mark.parametrize("share", [0.25, 0.5, 1.0])
+def test_a_lead_regroup_can_undo_keeps_the_share_of_the_clock_its_weight_gives(
+        build: Any, share: float) -> None:
+    """`clock_regroupable`: the share of the clock a one-Minion lead keeps when the other
+    side can REGROUP one back (0 by default: none)."""
+    state = _one_minion_up(build, skull_pool=1)
+    leader, left = vigil_clock(state)
+    assert leader == KEY and state.can_regroup(SKULL)
+    full = state.settings.vigil_start + 1
+    clock = Weights().vigil_clock * (full + 1 - left) / full
+    weights = Weights(clock_regroupable=share)
+    assert evaluate(state, KEY, weights) - evaluate(state, KEY) == pytest.approx(share * clock)
