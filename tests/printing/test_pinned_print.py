@@ -323,16 +323,21 @@ def test_each_token_is_drawn_within_its_cut_line_on_the_tokens_pages(content: Co
                 assert a[1] >= MARGIN and page.height - a[3] >= MARGIN
 
 
-def test_a_sheet_title_below_the_cards_keeps_clear_of_the_crop_marks(content: Content) -> None:
-    """On A4 the title runs below the cards: its letters at least 1 mm below the marks."""
-    with _pdf(content, sheets=("cards",), paper="a4", lang="en") as pdf:
+@pytest.mark.parametrize("bleed", [0.0, 1.0, 2.0, 3.0])
+def test_a_sheet_title_below_the_cards_keeps_clear_of_the_crop_marks(content: Content,
+                                                                    bleed: float) -> None:
+    """On A4 the title runs below the cards (with up to 3 mm of bleed): its letters
+    at least 1 mm below the marks and the cards' bleed, within the margin without bleed,
+    and never nearer the paper's edge than 3 mm."""
+    with _pdf(content, sheets=("cards",), paper="a4", lang="en", bleed_mm=bleed) as pdf:
         page = pdf.pages[0]
         lowest_mark = max(m["bottom"] for m in _marks(page))
-        lowest_card = max(c["bottom"] for c in _cards(page))
-        title = [ch for ch in page.chars if ch["top"] > lowest_card]
+        lowest_card = max(c["bottom"] for c in _cards(page)) + bleed * MM
+        title = [ch for ch in page.chars if ch["top"] > lowest_card - 3 * MM]
         assert title
-        assert min(ch["top"] for ch in title) >= lowest_mark + 1 * MM
-        assert max(ch["bottom"] for ch in title) <= page.height - MARGIN
+        assert min(ch["top"] for ch in title) >= max(lowest_mark, lowest_card) + 1 * MM
+        assert max(ch["bottom"] for ch in title) <= page.height - (
+            MARGIN if bleed == 0 else PRINTABLE)
 
 
 @pytest.mark.parametrize("modules", [(), ("conditions", "keepers")])
