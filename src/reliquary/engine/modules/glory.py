@@ -207,6 +207,9 @@ def is_unit(piece: Piece) -> bool:
 
 
 # ---------------------------------------------------------------------- the rules
+# Serializable: the hooks and decision kinds hold it, and a state that is pickled or
+# deep-copied (OpenSpiel's serialize, the lab's workers) takes its rulebook along.
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class GloryRules:
     """The parts of the rules the decision kinds and hooks share, for one game's
     content and settings."""
