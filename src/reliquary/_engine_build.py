@@ -53,6 +53,11 @@ COMPILED_MODULES: tuple[str, ...] = (
     "reliquary.engine.record",
     "reliquary.engine.serialize",
     "reliquary.engine.builder",
+    # The built-in rule modules' rules (their pydantic data models, which mypyc cannot
+    # compile, live apart in the *_data modules).
+    "reliquary.engine.modules.conditions",
+    "reliquary.engine.modules.glory",
+    "reliquary.engine.modules.keepers",
     # The AI's hot paths: the search and what its agents share.
     "reliquary.ai.hashing",
     "reliquary.ai.evaluation",

@@ -783,6 +783,8 @@ def test_mcond5_a_round_condition_ends_at_r2_and_a_permanent_one_stays() -> None
              for n, d in (("dazed", "round"), ("marked", "permanent"))}
     try:
         h.conds.update(added)
+        # The hooks keep each condition's duration in a plain table for the hot paths.
+        h._duration.update({n: c.duration for n, c in added.items()})
         h.has_round = True
         for name in added:
             s._rules.conditions[name] = ConditionDef(name)
@@ -793,5 +795,6 @@ def test_mcond5_a_round_condition_ends_at_r2_and_a_permanent_one_stays() -> None
     finally:
         for name in added:
             h.conds.pop(name, None)
+            h._duration.pop(name, None)
             s._rules.conditions.pop(name, None)
         h.has_round = False

@@ -4,27 +4,23 @@ Upkeep and Dread.
 
 The conditions, riders and actions are data (``data/conditions.toml``) over the
 primitives this file knows: durations, bans, an Upkeep tick, a first-hit bonus, a
-reduction, an end-of-turn step, opposites and immunities (M-COND-1..14). Durations are
-kept here rather than by the core's expiry, so every expiry is an event.
+reduction, an end-of-turn step, opposites and immunities (M-COND-1..14), validated by
+:mod:`.conditions_data` (kept apart so that this file compiles). Durations are kept here
+rather than by the core's expiry, so every expiry is an event.
 """
 
 from __future__ import annotations
 
-from importlib import resources
-from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Final
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from mypy_extensions import mypyc_attr
 
 from ..content import Content, ContentError
 from ..hooks import (
-    BAN_NAMES,
-    BASE_CONDITIONS,
     NEVER,
     NO_ACT,
     NO_STEP,
     PREVENT_DAMAGE,
-    PREVENT_PUSH,
     ConditionDef,
     DecisionKind,
     Hooks,
@@ -33,209 +29,15 @@ from ..hooks import (
 from ..state import Frame, Piece, State
 from ..types import PASS, Option, Result, Settings, Step
 from . import Module, OptionSpec, register
+from .conditions_data import DATA_FILE as DATA_FILE
+from .conditions_data import NAME as NAME
+from .conditions_data import ActionData as ActionData
+from .conditions_data import ConditionData as ConditionData
+from .conditions_data import ConditionsData as ConditionsData
+from .conditions_data import RiderData as RiderData
+from .conditions_data import bans_of, load_conditions_data
 
-NAME = "conditions"
-DATA_FILE = "conditions.toml"
-
-Duration = Literal["round", "owner_turn", "until_owner_turn_start", "upkeep", "permanent"]
-
-
-# ====================================================================== data (§4.4)
-class _Data(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class Words(_Data):
-    """A text in English and Spanish."""
-
-    en: str = Field(min_length=1)
-    es: str = Field(min_length=1)
-
-
-class UpkeepData(_Data):
-    damage: Literal["value"] | int
-    preventable: bool
-    then: Literal["remove", "decrement", "keep"]
-
-
-class OnAttackData(_Data):
-    first_hit_damage: Literal["value"] | int
-    consume: bool = True
-
-
-class ConditionData(_Data):
-    id: str = Field(pattern=r"^[a-z][a-z_]*$")
-    valued: bool = False
-    duration: Duration = "round"
-    upkeep: UpkeepData | None = None
-    grants: tuple[Literal["end_step"], ...] = ()
-    cancels: str | None = None
-    bans: tuple[str, ...] = ()
-    prevents: tuple[Literal["damage", "push", "pull"], ...] = ()
-    immune: tuple[Literal["hero", "minion"], ...] = ()
-    on_attack: OnAttackData | None = None
-    reduce: Literal["value"] | int | None = None
-    core: bool = False
-    name: Words
-    text: Words
-    ends: Words
-
-    @model_validator(mode="after")
-    def _consistent(self) -> ConditionData:
-        for ban in self.bans:
-            if ban not in BAN_NAMES:
-                raise ValueError(f"condition {self.id!r}: field 'bans': unknown ban {ban!r}; "
-                                 f"known: {', '.join(BAN_NAMES)}")
-        uses_value = "value" in (getattr(self.upkeep, "damage", None), self.reduce,
-                                 getattr(self.on_attack, "first_hit_damage", None))
-        if uses_value and not self.valued:
-            raise ValueError(f"condition {self.id!r}: field 'valued': it uses its value, "
-                             f"so it must be valued = true")
-        if (self.duration == "upkeep") != (self.upkeep is not None):
-            raise ValueError(f"condition {self.id!r}: field 'upkeep': a condition has an "
-                             f"upkeep table exactly when its duration is 'upkeep'")
-        return self
-
-
-class RiderData(_Data):
-    card: str
-    line: Literal["hero", "minion", "both", "any"]
-    condition: str
-    value: int = Field(0, ge=0, le=9)
-    shape: Literal["target", "pulse"] = "target"
-    faces: tuple[int, ...] = ()
-    to: Literal["target", "attacker"] = "target"
-
-
-class GainData(_Data):
-    condition: str
-    value: int = Field(0, ge=0, le=9)
-
-
-class LowerData(_Data):
-    condition: str
-    by: int = Field(ge=1, le=9)
-    reach: int = Field(ge=0, le=3)
-    whose: Literal["own"]  # M-COND-D2
-
-
-class ActionData(_Data):
-    id: str = Field(pattern=r"^[a-z][a-z_]*$")
-    gain: GainData | None = None
-    lower: LowerData | None = None
-    name: Words
-    text: Words
-
-    @model_validator(mode="after")
-    def _one_effect(self) -> ActionData:
-        if (self.gain is None) == (self.lower is None):
-            raise ValueError(f"action {self.id!r}: give exactly one of 'gain' and 'lower'")
-        return self
-
-
-class RuleData(_Data):
-    """One rule of MODULES.md §4.2 in a line, for the faces (rules list, rulebook)."""
-
-    id: str = Field(pattern=r"^M-COND-(D?[0-9]+)$")
-    en: str = Field(min_length=1)
-    es: str = Field(min_length=1)
-
-
-class ConditionsData(_Data):
-    condition: tuple[ConditionData, ...]
-    rider: tuple[RiderData, ...] = ()
-    action: tuple[ActionData, ...] = ()
-    rule: tuple[RuleData, ...] = ()
-
-    @model_validator(mode="after")
-    def _cross_checks(self) -> ConditionsData:
-        by_id: dict[str, ConditionData] = {}
-        for c in self.condition:
-            if c.id in by_id:
-                raise ValueError(f"condition {c.id!r}: field 'id': defined twice")
-            by_id[c.id] = c
-        for c in self.condition:
-            if c.core:
-                _check_core(c)
-            if c.cancels is not None:
-                other = by_id.get(c.cancels)
-                if other is None:
-                    raise ValueError(f"condition {c.id!r}: field 'cancels': unknown condition "
-                                     f"{c.cancels!r}")
-                if other.cancels != c.id:
-                    raise ValueError(f"condition {c.id!r}: field 'cancels': {c.cancels!r} must "
-                                     f"cancel {c.id!r} too (cancelling is symmetric)")
-
-        def named(where: str, name: str) -> ConditionData:
-            cond = by_id.get(name)
-            if cond is None:
-                raise ValueError(f"{where}: field 'condition': unknown condition {name!r}; "
-                                 f"known: {', '.join(by_id)}")
-            if cond.core:
-                raise ValueError(f"{where}: field 'condition': {name!r} is a core condition "
-                                 f"(its cards give it)")
-            return cond
-
-        for i, r in enumerate(self.rider):
-            where = f"rider {i + 1} ({r.card})"
-            cond = named(where, r.condition)
-            _check_value(where, cond, r.value)
-            if r.to == "attacker" and r.shape == "pulse":
-                raise ValueError(f"{where}: field 'shape': a rider on the attacker has no "
-                                 f"pulse")
-        ids: set[str] = set()
-        for a in self.action:
-            if a.id in ids:
-                raise ValueError(f"action {a.id!r}: field 'id': defined twice")
-            ids.add(a.id)
-            where = f"action {a.id!r}"
-            if a.gain is not None:
-                _check_value(where, named(where, a.gain.condition), a.gain.value)
-            elif a.lower is not None and not named(where, a.lower.condition).valued:
-                raise ValueError(f"{where}: field 'lower': only a valued condition can be "
-                                 f"lowered")
-        return self
-
-
-def _check_value(where: str, cond: ConditionData, value: int) -> None:
-    if cond.valued and value < 1:
-        raise ValueError(f"{where}: field 'value': {cond.id!r} is valued: give a value of "
-                         f"1 or more")
-    if not cond.valued and value:
-        raise ValueError(f"{where}: field 'value': {cond.id!r} has no value")
-
-
-def _bans_of(c: ConditionData) -> int:
-    bans = 0
-    for ban in c.bans:
-        bans |= BAN_NAMES[ban]
-    for what in c.prevents:
-        bans |= PREVENT_DAMAGE if what == "damage" else PREVENT_PUSH
-    return bans
-
-
-_CORE_DURATION = {"owner_turn_end": "owner_turn", "owner_turn_start": "until_owner_turn_start"}
-
-
-def _check_core(c: ConditionData) -> None:
-    """A core entry must say what the engine's K-Veil or K-Aegis does (M-COND-9)."""
-    base = BASE_CONDITIONS.get(c.id)
-    if base is None:
-        raise ValueError(f"condition {c.id!r}: field 'core': the core conditions are "
-                         f"{', '.join(BASE_CONDITIONS)}")
-    if _bans_of(c) != base.bans or _CORE_DURATION.get(base.ends) != c.duration:
-        raise ValueError(f"condition {c.id!r}: fields 'bans', 'prevents', 'duration': they "
-                         f"must match the engine's {c.id!r} (M-COND-9)")
-
-
-def _load() -> ConditionsData:
-    from ...module_data import load_module_data
-
-    path = Path(str(resources.files("reliquary.data").joinpath(DATA_FILE)))
-    return load_module_data(path, NAME, ConditionsData)
-
-
-DATA = _load()
+DATA: Final = load_conditions_data()
 
 
 def check_content(data: ConditionsData, content: Content) -> None:
@@ -275,6 +77,7 @@ def check_content(data: ConditionsData, content: Content) -> None:
 
 
 # ====================================================================== module state
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class CondState(ModuleState):
     """What the module remembers between decisions."""
 
@@ -334,6 +137,7 @@ def cond_state(s: State) -> CondState:
 _ATTACK_FRAMES = frozenset({"second_target", "after_step", "kill_step", "swap"})
 
 
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class DreadRoll(DecisionKind):
     """M-COND-51: the die of a Dread test; frame (kind, attacker, target, card, first)."""
 
@@ -372,6 +176,7 @@ class DreadRoll(DecisionKind):
             st.pending = (*st.pending, (attacker.id, self.hooks.paralyzed, 0, turn))
 
 
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class Actor(DecisionKind):
     """M-COND-40..42: the piece that takes a general action; frame (kind, action)."""
 
@@ -399,6 +204,7 @@ class Actor(DecisionKind):
             s.stack.append(("tend_target", action.id, actor.id))
 
 
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class TendTarget(DecisionKind):
     """M-COND-42: the friendly piece whose condition the action lowers; frame (kind,
     action, actor)."""
@@ -425,6 +231,7 @@ class TendTarget(DecisionKind):
                              "tended")
 
 
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class FastStep(DecisionKind):
     """M-COND-10: step T1's steps of the Fast pieces, in the order the owner likes, or
     pass (no more this turn); frame (kind, pieces still to step)."""
@@ -457,6 +264,7 @@ class FastStep(DecisionKind):
 
 
 # ====================================================================== the rules
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class ConditionsHooks(Hooks):
     def __init__(self, data: ConditionsData, settings: Settings) -> None:
         self.data = data
@@ -468,7 +276,7 @@ class ConditionsHooks(Hooks):
         self.no_damage_first = settings.first_turn == "no_damage"
         enabled = set(opt("conditions.actions"))
         self.conds = {c.id: c for c in data.condition if not c.core}
-        self.defs = {c.id: ConditionDef(c.id, _bans_of(c), NEVER, c.text.en)
+        self.defs = {c.id: ConditionDef(c.id, bans_of(c), NEVER, c.text.en)
                      for c in self.conds.values()}
         self.actions = {a.id: a for a in data.action if a.id in enabled}
         self.upkeep = tuple(c for c in self.conds.values() if c.upkeep is not None)
@@ -486,6 +294,18 @@ class ConditionsHooks(Hooks):
             by_card.setdefault(r.card, []).append(r)
         self.riders_of = {card: tuple(rs) for card, rs in by_card.items()}
         self.has_round = any(c.duration == "round" for c in self.conds.values())
+        # The hot paths' view of the data, in plain typed tables (reading the pydantic
+        # models at every turn, hit and play decision is a slow generic lookup).
+        self._duration = {c.id: c.duration for c in self.conds.values()}
+        self._cancels = {c.id: c.cancels or "" for c in self.conds.values()}
+        self._valued = {c.id: c.valued for c in self.conds.values()}
+        self._immune_hero = frozenset(c.id for c in self.conds.values()
+                                      if self.immunity and "hero" in c.immune)
+        self._immune_minion = frozenset(c.id for c in self.conds.values()
+                                        if self.immunity and "minion" in c.immune)
+        #: INTERACT's actions: (id, the condition a ``lower`` action lowers or "").
+        self._interact = tuple((a.id, a.lower.condition if a.lower is not None else "")
+                               for a in self.actions.values())
 
     # ------------------------------------------------------------------ registry
     def conditions(self) -> list[ConditionDef]:
@@ -500,10 +320,7 @@ class ConditionsHooks(Hooks):
 
     # ------------------------------------------------------------------ gaining, losing
     def immune(self, piece: Piece, name: str) -> bool:
-        cond = self.conds.get(name)
-        if cond is None or not self.immunity:
-            return False
-        return ("hero" if piece.hero else "minion") in cond.immune
+        return name in (self._immune_hero if piece.hero else self._immune_minion)
 
     def gain(self, s: State, piece: Piece, name: str, value: int, by_action: bool = False
              ) -> None:
@@ -514,13 +331,13 @@ class ConditionsHooks(Hooks):
             if s.events is not None:
                 s._emit("condition_immune", piece, condition=name)
             return
-        cond = self.conds[name]
-        if cond.cancels is not None and piece.has(cond.cancels):
-            self.end(s, piece, cond.cancels, "cancelled")
+        cancels = self._cancels[name]
+        if cancels and piece.has(cancels):
+            self.end(s, piece, cancels, "cancelled")
             if s.events is not None:
-                s._emit("condition_cancelled", piece, condition=name, by=cond.cancels)
+                s._emit("condition_cancelled", piece, condition=name, by=cancels)
             return
-        if cond.valued:
+        if self._valued[name]:
             old = piece.value(name)
             value = max(old, value) if by_action else old + value
         else:
@@ -545,9 +362,9 @@ class ConditionsHooks(Hooks):
             s._emit("condition_tick", piece, condition=name, value=value, why=why)
 
     def _expire(self, s: State, piece: Piece, duration: str, before: int) -> None:
+        durations = self._duration
         for c in piece.conds:
-            cond = self.conds.get(c[0])
-            if cond is not None and cond.duration == duration and c[2] < before:
+            if durations.get(c[0]) == duration and c[2] < before:
                 self.end(s, piece, c[0], "expired")
 
     # ------------------------------------------------------------------ turn and round
@@ -783,17 +600,20 @@ class ConditionsHooks(Hooks):
                 if p.has(lower.condition) and geo.distance(actor.sq, p.sq) <= lower.reach]
 
     def interact_actions(self, s: State, player: int) -> list[str]:
-        # Asked at every play decision: the cheap tests first.
+        # Asked at every play decision: the cheap tests first, the data read from
+        # plain tables.
         own = s._own[player]
         actors = [p for p in own if not p.bans & NO_ACT]
         if not actors:
             return []
         out: list[str] = []
-        for action in self.actions.values():
-            lower = action.lower
-            if lower is None or (any(p.conds and p.has(lower.condition) for p in own)
-                                 and any(self.lower_targets(s, p, action) for p in actors)):
-                out.append(action.id)
+        for action_id, lowers in self._interact:
+            if not lowers:
+                out.append(action_id)
+            elif any(p.conds and p.has(lowers) for p in own):
+                action = self.actions[action_id]
+                if any(self.lower_targets(s, p, action) for p in actors):
+                    out.append(action_id)
         return out
 
     def interact(self, s: State, player: int, action: str) -> None:

@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Final
 
+from mypy_extensions import mypyc_attr
+
 from ..hooks import (
     IGNORES_REDUCTIONS,
     NEVER,
@@ -54,6 +56,7 @@ BY_MARKERS: Final = "more objective markers held"
 
 
 # ---------------------------------------------------------------------- state
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class GloryState(ModuleState):
     """M-GLORY's part of a game: Glory, hands, markers and what the objectives count."""
 
@@ -204,6 +207,9 @@ def is_unit(piece: Piece) -> bool:
 
 
 # ---------------------------------------------------------------------- the rules
+# Serializable: the hooks and decision kinds hold it, and a state that is pickled or
+# deep-copied (OpenSpiel's serialize, the lab's workers) takes its rulebook along.
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class GloryRules:
     """The parts of the rules the decision kinds and hooks share, for one game's
     content and settings."""
@@ -219,6 +225,8 @@ class GloryRules:
         self.shrine = settings.option("glory.shrine") == "on"
         self.objectives = {o.id: o for o in data.objective}
         self.objective_ids = tuple(o.id for o in data.objective)
+        #: Each objective's timing (every turn's surge check asks; a plain table).
+        self.timing_of = {o.id: str(o.timing) for o in data.objective}
         self.upgrades = {u.id: u for u in data.upgrade}
         self.conds = {c.id: c for c in data.condition}
         #: The names of the upgrade conditions by primitive.
@@ -338,9 +346,12 @@ class GloryRules:
         """Score ``player``'s held objectives of ``timing`` that are met: Glory, then
         discard (M-GLORY-7 step 1, M-GLORY-8 step 1). Returns how many scored."""
         gs = glory_state(s)
-        scored = [o for o in gs.hands[player]
-                  if self.objectives[o].timing == timing and self.met(s, player,
-                                                                      self.objectives[o])]
+        hand = gs.hands[player]
+        if not hand:
+            return 0
+        timing_of = self.timing_of
+        scored = [o for o in hand
+                  if timing_of[o] == timing and self.met(s, player, self.objectives[o])]
         for oid in scored:
             gs.hands[player].remove(oid)
             gs.gone.append(oid)
@@ -400,6 +411,7 @@ def _has_any(piece: Piece, names: Iterable[str]) -> bool:
 
 
 # ---------------------------------------------------------------------- decisions
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class _Kind(DecisionKind):
     def __init__(self, rules: GloryRules) -> None:
         self.rules = rules
@@ -408,6 +420,7 @@ class _Kind(DecisionKind):
         return int(frame[1])
 
 
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class MarkerKind(_Kind):
     help = "place an objective marker (M-GLORY-3)"
     notation = "square"
@@ -429,6 +442,7 @@ class MarkerKind(_Kind):
             s.stack.append((MARKER, index + 1))
 
 
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class DrawKind(_Kind):
     help = "draw an objective from the shuffled deck (chance, M-GLORY-5)"
     chance = True
@@ -444,6 +458,7 @@ class DrawKind(_Kind):
         _emit(s, "objective_draw", player=player, objective=option)
 
 
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class DiscardKind(_Kind):
     help = "discard a held objective, or pass (M-GLORY-8 step 2)"
     notation = "id"
@@ -464,6 +479,7 @@ class DiscardKind(_Kind):
         s.stack.append(frame)  # one decision at a time, until a pass
 
 
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class UpgradeKind(_Kind):
     help = "buy an upgrade with unspent Glory, or pass (M-GLORY-40)"
     notation = "id"
@@ -477,6 +493,7 @@ class UpgradeKind(_Kind):
             s.stack.append((UPGRADE_PIECE, frame[1], option))
 
 
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class UpgradePieceKind(_Kind):
     help = "the piece that takes the upgrade (M-GLORY-40)"
     notation = "square"
@@ -497,6 +514,7 @@ class UpgradePieceKind(_Kind):
         s.add_condition(piece, up.condition)
 
 
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class FleetStepKind(DecisionKind):
     help = "Fleet: the upgraded piece may take 1 step at the end of its owner's turn (M-GLORY-D3)"
     notation = "square"
@@ -516,6 +534,7 @@ class FleetStepKind(DecisionKind):
         return int(frame[1])
 
 
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class EndPhaseKind(_Kind):
     """One player's End phase (M-GLORY-8): score, then the optional steps as frames."""
 
@@ -537,6 +556,7 @@ class EndPhaseKind(_Kind):
         s.stack.append((DISCARD, player))
 
 
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class EndDrawKind(_Kind):
     """Step 4: draw back up to the hand size, one chance decision at a time."""
 
@@ -549,6 +569,7 @@ class EndDrawKind(_Kind):
             s.stack.append((DRAW, player))
 
 
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class PhaseOverKind(_Kind):
     automatic = True
 
@@ -559,6 +580,7 @@ class PhaseOverKind(_Kind):
 
 
 # ---------------------------------------------------------------------- hooks
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class GloryHooks(Hooks):
     def __init__(self, data: GloryData, settings: Settings) -> None:
         self.rules = rules = GloryRules(data, settings)

@@ -3,7 +3,8 @@
 Face-down tokens lie on the Ruins; pieces DELVE for them (a reveal, then the lift test),
 carry them, and recover them home for points, with set bonuses, Prizes, Devout carriers,
 one Wayshrine per player and a points threshold. The data (types, values, points) is
-``src/reliquary/data/keepers.toml``.
+``src/reliquary/data/keepers.toml``, validated by :mod:`.keepers_data` (kept apart so
+that this file compiles).
 
 Deferred chance (M-KEEP-3, M-KEEP-D1): a token's value is drawn only when it turns face
 up, from the values of its type not yet seen. The state keeps a face-down token's type
@@ -13,10 +14,9 @@ and nothing else, so no position, record, event or view can hold its value.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from importlib import resources
-from typing import Any, Literal
+from typing import Any, Final
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from mypy_extensions import mypyc_attr
 
 from ..content import Content
 from ..hooks import (
@@ -36,89 +36,10 @@ from ..hooks import (
 from ..state import Frame, Piece, State
 from ..types import PASS, PLAYER_NAMES, Option, Result, Settings
 from . import Module, OptionSpec, register
+from .keepers_data import KeepersData as KeepersData
+from .keepers_data import TargetSpec, load_keepers_data
 
-
-# ====================================================================== data (§6.4)
-class _Data(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class Names(_Data):
-    en: str
-    es: str
-
-
-class RelicType(_Data):
-    id: str = Field(pattern=r"^[a-z][a-z_]*$")
-    values: tuple[int, ...] = Field(min_length=1)
-    name: Names
-
-    @field_validator("values")
-    @classmethod
-    def _positive(cls, values: tuple[int, ...]) -> tuple[int, ...]:
-        if any(v < 1 for v in values):
-            raise ValueError(f"token values must be 1 or more, not {list(values)}")
-        return values
-
-
-class DevoutData(_Data):
-    id: Literal["devout"]
-    duration: Literal["while_carrying_token"]
-    reduce_first_each_round: int = Field(ge=0, le=3)
-
-
-class ActionData(_Data):
-    id: Literal["delve", "encamp", "decamp"]
-    text: Names
-
-
-class KeepersData(_Data):
-    set_bonus: int = Field(ge=0)
-    prize: int = Field(ge=0)
-    wayshrine_kill: int = Field(ge=0)
-    target: Literal["ruins+1"] | int
-    relic_type: tuple[RelicType, ...] = Field(min_length=1)
-    condition: tuple[DevoutData, ...] = Field(min_length=1, max_length=1)
-    #: The INTERACT actions in words (the hint's explanation).
-    action: tuple[ActionData, ...] = ()
-
-    @model_validator(mode="after")
-    def _consistent(self) -> KeepersData:
-        ids = [t.id for t in self.relic_type]
-        if len(set(ids)) != len(ids):
-            raise ValueError(f"relic_type ids must differ: {ids}")
-        if isinstance(self.target, int) and self.target != -1 and not (
-                1 <= self.target <= self.most_points):
-            raise ValueError(f"target {self.target} cannot be reached: it must be -1 or "
-                             f"from 1 to {self.most_points} (every value plus the set "
-                             f"bonuses)")
-        return self
-
-    @property
-    def most_points(self) -> int:
-        sets = min(len(t.values) for t in self.relic_type)
-        return sum(sum(t.values) for t in self.relic_type) + sets * self.set_bonus
-
-    @property
-    def devout(self) -> DevoutData:
-        return self.condition[0]
-
-    def type_index(self, type_id: str) -> int:
-        for i, t in enumerate(self.relic_type):
-            if t.id == type_id:
-                return i
-        raise ValueError(f"unknown relic type {type_id!r}")
-
-
-def _load_data() -> KeepersData:
-    from ...module_data import load_module_data  # the engine's one file read, at import
-
-    path = resources.files("reliquary.data").joinpath("keepers.toml")
-    with resources.as_file(path) as real:
-        return load_module_data(real, "keepers", KeepersData)
-
-
-DATA = _load_data()
+DATA: Final = load_keepers_data()
 
 
 # ====================================================================== state
@@ -144,6 +65,7 @@ class Token:
         return (self.kind, self.value, self.sq, self.carrier, self.recovered)
 
 
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class KeepersState(ModuleState):
     """The tokens in play (in the order they were placed), the box, the points, the
     Wayshrines and the Devout allowances used."""
@@ -328,6 +250,7 @@ def _in_turn(s: State) -> bool:
     return ("round_close",) not in s.stack
 
 
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class KeepersHooks(Hooks):
     """The rules of M-KEEP for one game's content and settings."""
 
@@ -352,6 +275,8 @@ class KeepersHooks(Hooks):
             "wayshrine_type": _WayshrineType(self),
         }
         self.kinds = kinds
+        #: M-KEEP-6's reduction, read once (a hit asks for it).
+        self.devout_reduce: int = DATA.devout.reduce_first_each_round
 
     # ------------------------------------------------------------ registry
     def conditions(self) -> list[ConditionDef]:
@@ -375,12 +300,13 @@ class KeepersHooks(Hooks):
 
     # ------------------------------------------------------------ M-MOD-3 INTERACT
     def interact_actions(self, s: State, player: int) -> list[str]:
+        st = kstate(s)  # asked at every play decision: the state is looked up once
         actions = []
-        if self.can_delve(s, player):
+        if self._can_delve(s, st, player):
             actions.append("delve")
         if self.wayshrines:
-            if kstate(s).shrine[player] < 0:
-                if self.can_encamp(s, player):
+            if st.shrine[player] < 0:
+                if self._can_encamp(s, st, player):
                     actions.append("encamp")
             else:
                 actions.append("decamp")
@@ -389,28 +315,37 @@ class KeepersHooks(Hooks):
     def can_delve(self, s: State, player: int) -> bool:
         """Whether some piece of ``player`` can DELVE (asked at every play: it starts
         from the few tokens on Ruins, not from the pieces)."""
-        st = kstate(s)
-        carried = {t.carrier for t in st.tokens}
+        return self._can_delve(s, kstate(s), player)
+
+    @staticmethod
+    def _can_delve(s: State, st: KeepersState, player: int) -> bool:
+        tokens = st.tokens
         relic = s.relic_carrier[1 - player]
-        board, pieces = s.board, s.pieces
-        for t in st.tokens:
+        board, pieces, ruins = s.board, s.pieces, s.ruins
+        neighbours = s.geometry.neighbours
+        for t in tokens:
             sq = t.sq
-            if sq < 0 or not (s.ruins >> sq) & 1:
+            if sq < 0 or not (ruins >> sq) & 1:
                 continue
-            counts = [0, 0]
+            mine = theirs = 0
             free = False
-            for n in s.geometry.neighbours[sq]:
+            for n in neighbours[sq]:
                 pid = board[n]
                 if pid >= 0:
                     p = pieces[pid]
                     if p.bans & OBJECT:
                         continue
-                    counts[p.owner] += 1
-                    if p.owner == player and not p.bans & NO_ACT and pid not in carried \
-                            and pid != relic:
-                        free = True
-            if free and counts[player] > counts[1 - player] and (
-                    not t.face_up or counts[player] >= t.value):
+                    if p.owner != player:
+                        theirs += 1
+                        continue
+                    mine += 1
+                    if not free and not p.bans & NO_ACT and pid != relic:
+                        free = True  # unless it carries a token already
+                        for other in tokens:
+                            if other.carrier == pid:
+                                free = False
+                                break
+            if free and mine > theirs and (t.value <= 0 or mine >= t.value):
                 return True
         return False
 
@@ -450,7 +385,11 @@ class KeepersHooks(Hooks):
 
     def can_encamp(self, s: State, player: int) -> bool:
         """Whether :meth:`encampers` would find any (asked at every play)."""
-        tokens = kstate(s).tokens
+        return self._can_encamp(s, kstate(s), player)
+
+    @staticmethod
+    def _can_encamp(s: State, st: KeepersState, player: int) -> bool:
+        tokens = st.tokens
         relic = s.relic_carrier[1 - player]
         for p in s._own[player]:
             if not p.hero and not p.bans & (NO_ACT | OBJECT) and p.id != relic and all(
@@ -537,7 +476,7 @@ class KeepersHooks(Hooks):
             return 0
         if (target.id, s.rounds) in kstate(s).devout:
             return 0
-        return DATA.devout.reduce_first_each_round
+        return self.devout_reduce
 
     def reduced(self, s: State, piece: Piece, amount: int) -> None:
         st = kstate(s)
@@ -725,6 +664,7 @@ def decamp(s: State, player: int) -> None:
 
 
 # ====================================================================== decisions (§6.5)
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class _TokenType(DecisionKind):
     """M-KEEP-2: the type of the token on a Ruin, weighted by the box."""
 
@@ -755,6 +695,7 @@ class _TokenType(DecisionKind):
             s.stack.append(("token_type", later[0]))
 
 
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class _Reveal(DecisionKind):
     """M-KEEP-3: the value of a token turning face up, from the values not yet seen."""
 
@@ -780,6 +721,7 @@ class _Reveal(DecisionKind):
               value=token.value, square=token.sq)
 
 
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class _Lift(DecisionKind):
     """M-KEEP-4's lift test, after the reveal: automatic."""
 
@@ -803,6 +745,7 @@ class _Lift(DecisionKind):
                   ruin=token.sq)
 
 
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class _Delver(DecisionKind):
     """M-KEEP-4: which of your pieces delves."""
 
@@ -824,6 +767,7 @@ class _Delver(DecisionKind):
             s.stack.append(("delve_ruin", piece.id))
 
 
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class _DelveRuin(DecisionKind):
     help = "the Ruin to delve, when the delver touches more than one"
 
@@ -851,6 +795,7 @@ def delve(s: State, piece: Piece, ruin: int) -> None:
         s.stack.append(("reveal", i))
 
 
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class _Prize(DecisionKind):
     """M-KEEP-8: take a dropped enemy token as a Prize (to a free Ruin) or leave it."""
 
@@ -883,6 +828,7 @@ class _Prize(DecisionKind):
               value=token.value, square=frm, to=option, points=st.points[s.current])
 
 
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class _TokenPickup(DecisionKind):
     """M-KEEP-D4: which token a piece picks up where several lie."""
 
@@ -914,6 +860,7 @@ class _TokenPickup(DecisionKind):
         return int(frame[1])
 
 
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class _Encamper(DecisionKind):
     """M-KEEP-20: the Minion your Wayshrine replaces."""
 
@@ -929,6 +876,7 @@ class _Encamper(DecisionKind):
         s.stack.append(("wayshrine_type", option))
 
 
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class _WayshrineType(DecisionKind):
     """M-KEEP-20: the type the new Wayshrine shows."""
 
@@ -955,22 +903,6 @@ class _WayshrineType(DecisionKind):
 
 
 # ====================================================================== the module
-class _TargetSpec(OptionSpec):
-    """``keepers.target``: -1 (no threshold), 3 to 30, or ``ruins+1`` (the table's)."""
-
-    def check(self, key: str, value: Any) -> Any:
-        if value == "ruins+1":
-            return value
-        if isinstance(value, int) and not isinstance(value, bool) and (
-                value == -1 or 3 <= value <= 30):
-            return value
-        raise ValueError(f"{key} must be -1 (no threshold), a whole number from 3 to 30 or "
-                         f"'ruins+1', not {value!r}")
-
-    def describe(self) -> str:
-        return f"-1 (none), 3 to 30 or ruins+1 (default {self.default})"
-
-
 _ON_OFF = ("on", "off")
 
 MODULE = register(Module(
@@ -982,7 +914,7 @@ MODULE = register(Module(
     hooks=KeepersHooks,
     data=DATA,
     options={
-        "target": _TargetSpec(DATA.target, help="relic points that win at once (M-KEEP-9); "
+        "target": TargetSpec(DATA.target, help="relic points that win at once (M-KEEP-9); "
                                                 "ruins+1: the table's Ruins + 1; -1: none"),
         "devout": OptionSpec("on", choices=_ON_OFF,
                              help="a token carrier's first damage each round is reduced by 1 "
