@@ -76,6 +76,9 @@ class LiveHub:
         self.listening: asyncio.Event | None = None
         #: Called with a game's id before its watchers wake (to drop cached snapshots).
         self.on_wake: list[Callable[[str], None]] = []
+        #: Called with a game's id when its last watcher here has gone (the AI driver:
+        #: a think for a player who left stops).
+        self.on_leave: list[Callable[[str], None]] = []
 
     # -- lifecycle -----------------------------------------------------------------
     async def start(self) -> None:
@@ -242,6 +245,8 @@ class LiveHub:
             if left <= 0:
                 self._watchers.pop(game_id, None)
                 self._events.pop(game_id, None)
+                for gone in self.on_leave:
+                    gone(game_id)
             else:
                 self._watchers[game_id] = left
 
