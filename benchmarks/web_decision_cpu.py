@@ -18,12 +18,14 @@ prints the ratios of the medians.
     python benchmarks/web_decision_cpu.py --decisions 3000
     python benchmarks/web_decision_cpu.py --compare /tmp/old/src --rounds 3
     python benchmarks/web_decision_cpu.py --compare /tmp/old/src --tree /tmp/new/src
+    python benchmarks/web_decision_cpu.py --profile /tmp/decide  # then: python -m pstats
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
 import json
 import os
 import random
@@ -72,20 +74,31 @@ async def call(app: Any, method: str, path: str, body: Any = None, query: bytes 
     return status, json.loads(b"".join(chunks) or b"null")
 
 
-def measure(decisions: int, seed: int) -> dict[str, float]:
-    """Play ``decisions`` decisions (after a warm-up) and return the figures."""
+def measure(decisions: int, seed: int, profile: str | None = None) -> dict[str, float]:
+    """Play ``decisions`` decisions (after a warm-up) and return the figures;
+    ``profile``: a path where the measured part's cProfile statistics are written (the
+    event loop thread's and the store writes', two files: PATH.loop and PATH.write)."""
     from reliquary.web import create_app
     from reliquary.web.db import Store
     from reliquary.web.guard import Limits
 
     written = [0.0]
     add_moves = Store.add_moves
+    # Each thread's CPU time, not the wall clock: waits (the loop's poll, the GIL)
+    # are not work, and on a loaded machine they would swamp it.
+    loop_profile = cProfile.Profile(time.thread_time) if profile else None
+    write_profile = cProfile.Profile(time.thread_time) if profile else None
+    profiling = [False]
 
     def timed(self: Store, *args: Any, **kwargs: Any) -> Any:
         began = time.thread_time()
+        if write_profile and profiling[0]:
+            write_profile.enable()
         try:
             return add_moves(self, *args, **kwargs)
         finally:
+            if write_profile and profiling[0]:
+                write_profile.disable()
             written[0] += time.thread_time() - began
 
     Store.add_moves = timed  # type: ignore[method-assign]
@@ -121,12 +134,19 @@ def measure(decisions: int, seed: int) -> dict[str, float]:
             for k in range(WARM):
                 await step(k % GAMES)
             taken[0], written[0] = 0, 0.0
+            profiling[0] = True
+            if loop_profile:
+                loop_profile.enable()
             cpu, loop, wall = time.process_time(), time.thread_time(), time.perf_counter()
             k = 0
             while taken[0] < decisions:
                 await step(k % GAMES)
                 k += 1
             n = taken[0]
+            if loop_profile and write_profile and profile:
+                loop_profile.disable()
+                loop_profile.dump_stats(f"{profile}.loop")
+                write_profile.dump_stats(f"{profile}.write")
             return {"process_ms": (time.process_time() - cpu) * 1e3 / n,
                     "loop_ms": (time.thread_time() - loop) * 1e3 / n,
                     "write_ms": written[0] * 1e3 / n,
@@ -161,8 +181,15 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="with --compare: pairs")
     parser.add_argument("--tree", metavar="DIR", default=None,
                         help="measure this source tree (its src/) as the current one")
+    parser.add_argument("--profile", metavar="PATH", default=None,
+                        help="profile this tree's run with cProfile (slower): the event "
+                             "loop's statistics to PATH.loop, the writes' to PATH.write "
+                             "(read them with python -m pstats)")
     parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.profile:
+        print(json.dumps(measure(args.decisions, args.seed, args.profile)))
+        return
     if args.json:
         print(json.dumps(measure(args.decisions, args.seed)))
         return

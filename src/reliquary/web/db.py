@@ -49,7 +49,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.sql import Select
 
 from .config import env_number
@@ -123,6 +123,11 @@ moves = Table(
 )
 
 
+#: The databases whose decision writes go through the DB-API connection itself
+#: (:class:`_DirectWrites`); others through SQLAlchemy's execution.
+DIRECT_WRITES = frozenset({"sqlite", "postgresql"})
+
+
 class StaleError(Exception):
     """The game's stored revision is not the one the writer started from."""
 
@@ -180,6 +185,7 @@ class Store:
         self._direct: _DirectWrites | None = None
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
+        if self.engine.dialect.name in DIRECT_WRITES:
             self._direct = _DirectWrites(self.engine)
         with self.engine.begin() as conn:
             if self.engine.dialect.name == "postgresql":
@@ -282,7 +288,7 @@ class Store:
         now = time.time()
         values = {"b_id": game_id, "b_rev": rev, "b_start": start,
                   "b_seq": start + len(entries), "b_finished": int(finished), "b_now": now}
-        if self._direct is not None:  # SQLite: the same statements, without the toolkit
+        if self._direct is not None:  # the same statements, without the toolkit
             self._direct.add_moves(values, game_id, start, entries, now)
             return rev + 1
         try:
@@ -510,54 +516,100 @@ _CLAIM_THINKING = (update(games)
 
 
 class _DirectWrites:
-    """The decision path's write (:meth:`Store.add_moves`) on SQLite, through the
-    pool's own DB-API connection: the same two statements, compiled once for the
-    dialect. SQLAlchemy's execution machinery around them cost about twice the write
-    (issue 30's CPU per decision); errors come out as they do through it
-    (:class:`StaleError`, SQLAlchemy's :class:`OperationalError` for a busy file)."""
+    """The decision path's write (:meth:`Store.add_moves`) through the DB-API connection
+    itself: the same two statements, compiled once for the dialect (SQLite's qmark,
+    psycopg's named parameters). SQLAlchemy's execution machinery around them cost
+    about twice the write (issue 30's CPU per decision). Errors come out as they do
+    through it (:class:`StaleError` for a taken decision, SQLAlchemy's own exception
+    otherwise: :class:`OperationalError` for a busy file or a lost server, which
+    also drops the connection from the pool).
+
+    On SQLite, whose writes are made by one thread (:class:`_Writer`), the connection
+    is kept between writes (the pool's checkout and return cost as much as the
+    statements); a database server's writes come from several threads and take one
+    from the pool each time."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        advance = _ADVANCE.compile(dialect=engine.dialect)
-        self.advance = str(advance)
-        self.advance_defaults = dict(advance.params)
-        self.advance_order = list(advance.positiontup or ())
+        dialect = engine.dialect
+        advance = _ADVANCE.compile(dialect=dialect)
         columns = [c.name for c in moves.columns]
-        add = _INSERT_MOVES.compile(dialect=engine.dialect, column_keys=columns)
-        self.insert = str(add)
-        self.insert_order = list(add.positiontup or ())
-        # Only for a positional (qmark) dialect, as SQLite's is.
-        assert advance.positional and add.positional and self.insert_order == columns
+        add = _INSERT_MOVES.compile(dialect=dialect, column_keys=columns)
+        self.advance, self.insert = str(advance), str(add)
+        self.advance_defaults = dict(advance.params)
+        self.positional = bool(advance.positional)
+        assert add.positional == advance.positional
+        if self.positional:  # SQLite: values in the statement's order
+            self.advance_order = list(advance.positiontup or ())
+            assert list(add.positiontup or ()) == columns
+        else:  # psycopg: by name (the columns' own names)
+            assert set(add.params) == set(columns), add.params
+        self.columns = columns
+        self.dbapi = dialect.loaded_dbapi
+        self.keep = dialect.name == "sqlite"
+        self._kept: Any = None
+        self._lock = threading.Lock()
 
     def add_moves(self, values: dict[str, Any], game_id: str, start: int,
                   entries: list[tuple[str, int]], now: float) -> None:
         params = {**self.advance_defaults, **values}
-        raw = self.engine.raw_connection()
-        try:
-            cursor = raw.cursor()
+        rows = [(game_id, start + i, token, player, now)
+                for i, (token, player) in enumerate(entries)]
+        advance: Any = params
+        added: list[Any] = rows
+        if self.positional:
+            advance = [params[k] for k in self.advance_order]
+        else:
+            added = [dict(zip(self.columns, row, strict=True)) for row in rows]
+        if not self.keep:
+            raw = self.engine.raw_connection()
             try:
-                statement = self.advance
-                cursor.execute(statement, [params[k] for k in self.advance_order])
-                if cursor.rowcount != 1:
-                    raise StaleError(f"game {game_id} is no longer at revision "
-                                     f"{values['b_rev']}")
-                statement = self.insert
-                cursor.executemany(statement, [(game_id, start + i, token, player, now)
-                                               for i, (token, player) in enumerate(entries)])
-                raw.commit()
-            except BaseException as err:
-                with contextlib.suppress(Exception):
-                    raw.rollback()
-                dbapi = self.engine.dialect.loaded_dbapi
-                if isinstance(err, dbapi.IntegrityError):
-                    raise StaleError(f"decision {start} of game {game_id} is taken") from None
-                if isinstance(err, dbapi.OperationalError):  # a busy file: as SQLAlchemy says
-                    raise OperationalError(statement, None, err) from err
-                raise
+                self._write(raw, advance, added, game_id, values["b_rev"], start)
             finally:
-                cursor.close()
+                raw.close()  # back to the pool (invalidated ones are dropped)
+            return
+        with self._lock:
+            if self._kept is None:
+                self._kept = self.engine.raw_connection()
+            raw = self._kept
+            try:
+                self._write(raw, advance, added, game_id, values["b_rev"], start)
+            except StaleError:
+                raise
+            except BaseException:
+                self._kept = None  # a fresh one next time: this one may be broken
+                with contextlib.suppress(Exception):
+                    raw.close()
+                raise
+
+    def _write(self, raw: Any, advance: Any, added: list[Any], game_id: str, rev: int,
+               start: int) -> None:
+        cursor = raw.cursor()
+        statement = self.advance
+        try:
+            cursor.execute(statement, advance)
+            if cursor.rowcount != 1:
+                raise StaleError(f"game {game_id} is no longer at revision {rev}")
+            if added:
+                statement = self.insert
+                cursor.executemany(statement, added)
+            raw.commit()
+        except BaseException as err:
+            with contextlib.suppress(Exception):
+                raw.rollback()
+            if isinstance(err, self.dbapi.IntegrityError):
+                raise StaleError(f"decision {start} of game {game_id} is taken") from None
+            if isinstance(err, self.dbapi.Error):  # as SQLAlchemy words it
+                lost = self.engine.dialect.is_disconnect(err, raw.dbapi_connection, cursor)
+                if lost:
+                    raw.invalidate(err)
+                raise DBAPIError.instance(statement, None, err, self.dbapi.Error,
+                                          connection_invalidated=lost,
+                                          dialect=self.engine.dialect) from err
+            raise
         finally:
-            raw.close()
+            with contextlib.suppress(Exception):
+                cursor.close()
 
 
 def _insert_moves(conn: Connection, game_id: str, start: int,
