@@ -38,6 +38,9 @@ from .config import env_number
 log = logging.getLogger(__name__)
 
 CHANNEL = "reliquary"
+#: How long a change waits for others to share its NOTIFY (other processes' watchers
+#: hear of it that much later; SQLite's poll takes seconds).
+NOTIFY_GATHER_S = 0.01
 #: Close codes: the game does not exist, the socket was idle, the server stops.
 CLOSE_NOT_FOUND, CLOSE_IDLE, CLOSE_GOING_AWAY = 4404, 4408, 1001
 
@@ -175,6 +178,9 @@ class LiveHub:
         try:
             while True:
                 await self._pending_event.wait()
+                # The changes of the next moments go in the same NOTIFY: one statement
+                # costs about as much as a decision's own work on the event loop.
+                await asyncio.sleep(NOTIFY_GATHER_S)
                 self._pending_event.clear()
                 batch, self._pending = self._pending, set()
                 payloads = [f"{self.origin}:{game_id}" for game_id in batch]
