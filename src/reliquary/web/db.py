@@ -558,6 +558,16 @@ class _DirectWrites:
         self.columns = columns
         self.dbapi = dialect.loaded_dbapi
         self.keep = dialect.name == "sqlite"
+        # PostgreSQL: both statements as one (the UPDATE's row feeds the INSERT), run
+        # in autocommit, its own transaction: one round trip, not BEGIN, UPDATE, INSERT
+        # and COMMIT's four (each a wait and a wake-up of the writer's thread). No row
+        # inserted: the UPDATE matched none, the game moved on (stale).
+        self.together = None if self.positional else (
+            f"WITH moved AS ({self.advance} RETURNING games.id) "
+            "INSERT INTO moves (game_id, idx, token, player, created) "
+            "SELECT moved.id, m.idx, m.token, m.player, %(b_now)s FROM moved, "
+            "unnest(%(m_idx)s::integer[], %(m_token)s::text[], %(m_player)s::integer[]) "
+            "AS m(idx, token, player)")
         self._kept: Any = None
         self._lock = threading.Lock()
 
@@ -572,6 +582,17 @@ class _DirectWrites:
             advance = [params[k] for k in self.advance_order]
         else:
             added = [dict(zip(self.columns, row, strict=True)) for row in rows]
+        if self.together is not None and entries:
+            params.update(m_idx=[start + i for i in range(len(entries))],
+                          m_token=[token for token, _ in entries],
+                          m_player=[player for _, player in entries])
+            raw = self.engine.raw_connection()
+            try:
+                self._write_together(raw, params, game_id, values["b_rev"], start,
+                                     len(entries))
+            finally:
+                raw.close()  # back to the pool (invalidated ones are dropped)
+            return
         if not self.keep:
             raw = self.engine.raw_connection()
             try:
@@ -608,19 +629,45 @@ class _DirectWrites:
         except BaseException as err:
             with contextlib.suppress(Exception):
                 raw.rollback()
-            if isinstance(err, self.dbapi.IntegrityError):
-                raise StaleError(f"decision {start} of game {game_id} is taken") from None
-            if isinstance(err, self.dbapi.Error):  # as SQLAlchemy words it
-                lost = self.engine.dialect.is_disconnect(err, raw.dbapi_connection, cursor)
-                if lost:
-                    raw.invalidate(err)
-                raise DBAPIError.instance(statement, None, err, self.dbapi.Error,
-                                          connection_invalidated=lost,
-                                          dialect=self.engine.dialect) from err
+            self._reword(err, raw, cursor, statement, game_id, start)
             raise
         finally:
             with contextlib.suppress(Exception):
                 cursor.close()
+
+    def _write_together(self, raw: Any, params: dict[str, Any], game_id: str, rev: int,
+                        start: int, count: int) -> None:
+        assert self.together is not None
+        connection = raw.dbapi_connection
+        cursor = raw.cursor()
+        connection.autocommit = True
+        try:
+            cursor.execute(self.together, params)
+            if cursor.rowcount != count:  # nothing was written (one statement)
+                raise StaleError(f"game {game_id} is no longer at revision {rev}")
+        except BaseException as err:
+            self._reword(err, raw, cursor, self.together, game_id, start)
+            raise
+        finally:
+            with contextlib.suppress(Exception):
+                cursor.close()
+            with contextlib.suppress(Exception):
+                connection.autocommit = False
+
+    def _reword(self, err: BaseException, raw: Any, cursor: Any, statement: str,
+                game_id: str, start: int) -> None:
+        """Raise a DB-API error as the store's callers expect it: a taken decision as
+        :class:`StaleError`, anything else as SQLAlchemy words it (a lost connection
+        dropped from the pool); other errors are left to the caller to raise."""
+        if isinstance(err, self.dbapi.IntegrityError):
+            raise StaleError(f"decision {start} of game {game_id} is taken") from None
+        if isinstance(err, self.dbapi.Error):
+            lost = self.engine.dialect.is_disconnect(err, raw.dbapi_connection, cursor)
+            if lost:
+                raw.invalidate(err)
+            raise DBAPIError.instance(statement, None, err, self.dbapi.Error,
+                                      connection_invalidated=lost,
+                                      dialect=self.engine.dialect) from err
 
 
 def _insert_moves(conn: Connection, game_id: str, start: int,
