@@ -151,3 +151,29 @@ def test_a_decision_answering_its_view_is_looked_up_not_parsed(
             "token": token, "rev": view["rev"], "option": spaced})
         assert taken.status_code == 200, taken.text
         assert parsed == ["nowhere", spaced]
+
+
+def test_a_decision_s_write_on_postgresql_sends_its_notify_itself() -> None:
+    """With the live updates' notice set, a decision's one statement tells the other
+    processes (pg_notify, at its commit); a stale write tells nobody."""
+    if not PG_URL and not os.environ.get("CI"):
+        pytest.skip("RELIQUARY_TEST_PG is not set (scripts/test.sh sets it)")
+    assert PG_URL, "CI must provide a PostgreSQL server through RELIQUARY_TEST_PG"
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    store = Store(PG_URL)
+    channel = f"test_{uuid.uuid4().hex[:12]}"
+    store.notice = (channel, "origin")
+    assert store.tells
+    g = uuid.uuid4().hex
+    store.create_game(g, "hotseat", {}, {}, {"both": "x"}, [("a", 0)])
+    conninfo = make_url(PG_URL).set(drivername="postgresql").render_as_string(
+        hide_password=False)
+    with psycopg.connect(conninfo, autocommit=True) as listener:
+        listener.execute(f"LISTEN {channel}")
+        with pytest.raises(StaleError):
+            store.add_moves(g, 9, 1, [("b", 1)], False)
+        assert store.add_moves(g, 1, 1, [("b", 1), ("c", -1)], False) == 2
+        heard = [n.payload for n in listener.notifies(timeout=2.0)]
+    assert heard == [f"origin:{g}"]

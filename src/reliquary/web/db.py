@@ -188,6 +188,10 @@ class Store:
         self._threads = (None if self._writer is not None else ThreadPoolExecutor(
             self._writers, thread_name_prefix="reliquary-db-writer"))
         self._direct: _DirectWrites | None = None
+        #: PostgreSQL: ``(channel, origin)`` of the live updates
+        #: (:class:`reliquary.web.live.LiveHub`): a decision's write then sends its
+        #: ``NOTIFY`` itself (:attr:`tells`).
+        self.notice: tuple[str, str] | None = None
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
         if self.engine.dialect.name in DIRECT_WRITES:
@@ -198,6 +202,12 @@ class Store:
                 conn.execute(text("SELECT pg_advisory_xact_lock(72201)"))
             metadata.create_all(conn)
             _upgrade(conn)
+
+    @property
+    def tells(self) -> bool:
+        """Whether :meth:`add_moves` of decisions sends their ``NOTIFY`` itself."""
+        return (self.notice is not None and self._direct is not None
+                and self._direct.told_together is not None)
 
     async def read(self, fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)``, a read: on SQLite at once (WAL reads never wait for a writer, and
@@ -300,7 +310,9 @@ class Store:
         values = {"b_id": game_id, "b_rev": rev, "b_start": start,
                   "b_seq": start + len(entries), "b_finished": int(finished), "b_now": now}
         if self._direct is not None:  # the same statements, without the toolkit
-            self._direct.add_moves(values, game_id, start, entries, now)
+            notice = (None if self.notice is None
+                      else (self.notice[0], f"{self.notice[1]}:{game_id}"))
+            self._direct.add_moves(values, game_id, start, entries, now, notice)
             return rev + 1
         try:
             with self.engine.begin() as conn:
@@ -562,17 +574,27 @@ class _DirectWrites:
         # in autocommit, its own transaction: one round trip, not BEGIN, UPDATE, INSERT
         # and COMMIT's four (each a wait and a wake-up of the writer's thread). No row
         # inserted: the UPDATE matched none, the game moved on (stale).
-        self.together = None if self.positional else (
-            f"WITH moved AS ({self.advance} RETURNING games.id) "
-            "INSERT INTO moves (game_id, idx, token, player, created) "
-            "SELECT moved.id, m.idx, m.token, m.player, %(b_now)s FROM moved, "
-            "unnest(%(m_idx)s::integer[], %(m_token)s::text[], %(m_player)s::integer[]) "
-            "AS m(idx, token, player)")
+        # With a notice (:attr:`Store.notice`) the same statement tells the other
+        # processes' watchers too (``pg_notify``, sent at its commit), so the event
+        # loop sends no NOTIFY of its own for a decision.
+        self.together = None if self.positional else self._together(told=False)
+        self.told_together = None if self.positional else self._together(told=True)
         self._kept: Any = None
         self._lock = threading.Lock()
 
+    def _together(self, *, told: bool) -> str:
+        tell = (", told AS (SELECT pg_notify(%(n_channel)s, %(n_payload)s) FROM moved)"
+                if told else "")
+        return (f"WITH moved AS ({self.advance} RETURNING games.id){tell} "
+                "INSERT INTO moves (game_id, idx, token, player, created) "
+                "SELECT moved.id, m.idx, m.token, m.player, %(b_now)s "
+                f"FROM moved, {'told, ' if told else ''}"
+                "unnest(%(m_idx)s::integer[], %(m_token)s::text[], %(m_player)s::integer[]) "
+                "AS m(idx, token, player)")
+
     def add_moves(self, values: dict[str, Any], game_id: str, start: int,
-                  entries: list[tuple[str, int]], now: float) -> None:
+                  entries: list[tuple[str, int]], now: float,
+                  notice: tuple[str, str] | None = None) -> None:
         params = {**self.advance_defaults, **values}
         rows = [(game_id, start + i, token, player, now)
                 for i, (token, player) in enumerate(entries)]
@@ -586,10 +608,14 @@ class _DirectWrites:
             params.update(m_idx=[start + i for i in range(len(entries))],
                           m_token=[token for token, _ in entries],
                           m_player=[player for _, player in entries])
+            statement = self.together
+            if notice is not None and self.told_together is not None:
+                statement = self.told_together
+                params.update(n_channel=notice[0], n_payload=notice[1])
             raw = self.engine.raw_connection()
             try:
-                self._write_together(raw, params, game_id, values["b_rev"], start,
-                                     len(entries))
+                self._write_together(raw, statement, params, game_id, values["b_rev"],
+                                     start, len(entries))
             finally:
                 raw.close()  # back to the pool (invalidated ones are dropped)
             return
@@ -635,18 +661,17 @@ class _DirectWrites:
             with contextlib.suppress(Exception):
                 cursor.close()
 
-    def _write_together(self, raw: Any, params: dict[str, Any], game_id: str, rev: int,
-                        start: int, count: int) -> None:
-        assert self.together is not None
+    def _write_together(self, raw: Any, statement: str, params: dict[str, Any],
+                        game_id: str, rev: int, start: int, count: int) -> None:
         connection = raw.dbapi_connection
         cursor = raw.cursor()
         connection.autocommit = True
         try:
-            cursor.execute(self.together, params)
+            cursor.execute(statement, params)
             if cursor.rowcount != count:  # nothing was written (one statement)
                 raise StaleError(f"game {game_id} is no longer at revision {rev}")
         except BaseException as err:
-            self._reword(err, raw, cursor, self.together, game_id, start)
+            self._reword(err, raw, cursor, statement, game_id, start)
             raise
         finally:
             with contextlib.suppress(Exception):

@@ -288,7 +288,8 @@ class GameKeeper:
         self.notify(session.id)
         return session
 
-    def notify(self, game_id: str) -> None:
-        """A change of the game was stored: tell its watchers (live notification)."""
+    def notify(self, game_id: str, *, told: bool = False) -> None:
+        """A change of the game was stored: tell its watchers (live notification;
+        ``told``: its write told other processes already)."""
         if self.live is not None:  # watchers here, and other processes (PostgreSQL)
-            self.live.publish(game_id)
+            self.live.publish(game_id, told=told)

@@ -114,10 +114,11 @@ class LiveHub:
             await asyncio.sleep(0.01)
 
     # -- changes -------------------------------------------------------------------
-    def publish(self, game_id: str) -> None:
-        """A change of ``game_id`` was stored: wake its watchers here and elsewhere."""
+    def publish(self, game_id: str, *, told: bool = False) -> None:
+        """A change of ``game_id`` was stored: wake its watchers here and elsewhere
+        (``told``: the write sent its ``NOTIFY`` itself, :attr:`Store.notice`)."""
         self.wake(game_id)
-        if self.postgres and self._pending_event is not None:
+        if self.postgres and self._pending_event is not None and not told:
             self._pending.add(game_id)
             self._pending_event.set()
 
