@@ -3,7 +3,9 @@ that prints figures, not a test).
 
 Hot-seat games with random legal options are played through the whole ASGI app
 (``create_app``: the guard, the decide path, the view), called directly, without
-sockets or an HTTP client process, on SQLite in a temporary folder. Printed per
+sockets or an HTTP client process, on SQLite in a temporary folder or on PostgreSQL
+(``--db postgresql``: a throwaway server, or ``--pg-url``; its own server process's
+CPU is not counted). Printed per
 decision: the process's CPU time, the event loop thread's (which includes this
 script's own requests and JSON, a fifth of it or so), the store's decision writes
 (``Store.add_moves``, in the writer thread) and the wall time.
@@ -18,12 +20,15 @@ prints the ratios of the medians.
     python benchmarks/web_decision_cpu.py --decisions 3000
     python benchmarks/web_decision_cpu.py --compare /tmp/old/src --rounds 3
     python benchmarks/web_decision_cpu.py --compare /tmp/old/src --tree /tmp/new/src
+    python benchmarks/web_decision_cpu.py --db postgresql --games 200
+    python benchmarks/web_decision_cpu.py --profile /tmp/decide  # then: python -m pstats
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
 import json
 import os
 import random
@@ -72,25 +77,37 @@ async def call(app: Any, method: str, path: str, body: Any = None, query: bytes 
     return status, json.loads(b"".join(chunks) or b"null")
 
 
-def measure(decisions: int, seed: int) -> dict[str, float]:
-    """Play ``decisions`` decisions (after a warm-up) and return the figures."""
+def measure(decisions: int, seed: int, profile: str | None = None, url: str | None = None,
+            games_n: int = GAMES) -> dict[str, float]:
+    """Play ``decisions`` decisions (after a warm-up) and return the figures;
+    ``profile``: a path where the measured part's cProfile statistics are written (the
+    event loop thread's and the store writes', two files: PATH.loop and PATH.write)."""
     from reliquary.web import create_app
     from reliquary.web.db import Store
     from reliquary.web.guard import Limits
 
     written = [0.0]
     add_moves = Store.add_moves
+    # Each thread's CPU time, not the wall clock: waits (the loop's poll, the GIL)
+    # are not work, and on a loaded machine they would swamp it.
+    loop_profile = cProfile.Profile(time.thread_time) if profile else None
+    write_profile = cProfile.Profile(time.thread_time) if profile else None
+    profiling = [False]
 
     def timed(self: Store, *args: Any, **kwargs: Any) -> Any:
         began = time.thread_time()
+        if write_profile and profiling[0]:
+            write_profile.enable()
         try:
             return add_moves(self, *args, **kwargs)
         finally:
+            if write_profile and profiling[0]:
+                write_profile.disable()
             written[0] += time.thread_time() - began
 
     Store.add_moves = timed  # type: ignore[method-assign]
     folder = tempfile.mkdtemp(prefix="reliquary-cpu.")
-    app = create_app(f"sqlite:///{folder}/cpu.db", ai_delay=0,
+    app = create_app(url or f"sqlite:///{folder}/cpu.db", ai_delay=0,
                      limits=Limits(create_per_minute=1e9, create_burst=10**9))
     rng = random.Random(seed)
 
@@ -103,7 +120,7 @@ def measure(decisions: int, seed: int) -> dict[str, float]:
                                      query=f"t={game['token']}".encode())
                 return [game, view]
 
-            games = [await new() for _ in range(GAMES)]
+            games = [await new() for _ in range(games_n)]
             taken = [0]
 
             async def step(i: int) -> None:
@@ -118,15 +135,22 @@ def measure(decisions: int, seed: int) -> dict[str, float]:
                 games[i][1] = answer
                 taken[0] += 1
 
-            for k in range(WARM):
-                await step(k % GAMES)
+            for k in range(max(WARM, 2 * games_n)):
+                await step(k % games_n)
             taken[0], written[0] = 0, 0.0
+            profiling[0] = True
+            if loop_profile:
+                loop_profile.enable()
             cpu, loop, wall = time.process_time(), time.thread_time(), time.perf_counter()
             k = 0
             while taken[0] < decisions:
-                await step(k % GAMES)
+                await step(k % games_n)
                 k += 1
             n = taken[0]
+            if loop_profile and write_profile and profile:
+                loop_profile.disable()
+                loop_profile.dump_stats(f"{profile}.loop")
+                write_profile.dump_stats(f"{profile}.write")
             return {"process_ms": (time.process_time() - cpu) * 1e3 / n,
                     "loop_ms": (time.thread_time() - loop) * 1e3 / n,
                     "write_ms": written[0] * 1e3 / n,
@@ -135,15 +159,31 @@ def measure(decisions: int, seed: int) -> dict[str, float]:
     return asyncio.run(main())
 
 
-def child(tree: str | None, decisions: int, seed: int) -> dict[str, float]:
-    """:func:`measure` in a fresh process, on ``tree``'s source (None: this one)."""
+def child(tree: str | None, decisions: int, seed: int, url: str | None = None,
+          games_n: int = GAMES) -> dict[str, float]:
+    """:func:`measure` in a fresh process, on ``tree``'s source (None: this one), on an
+    empty database (``url``: PostgreSQL's, its tables dropped first; None: SQLite)."""
     env = dict(os.environ)
     if tree:
         env["PYTHONPATH"] = tree
+    extra = []
+    if url:
+        _drop_tables(url)
+        extra = ["--url", url]
     out = subprocess.run([sys.executable, __file__, "--decisions", str(decisions),
-                          "--seed", str(seed), "--json"], env=env, check=True,
-                         capture_output=True, text=True).stdout
+                          "--seed", str(seed), "--games", str(games_n), "--json", *extra],
+                         env=env, check=True, capture_output=True, text=True).stdout
     return dict(json.loads(out.strip().splitlines()[-1]))
+
+
+def _drop_tables(url: str) -> None:
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        conn.execute(text("DROP TABLE IF EXISTS moves"))
+        conn.execute(text("DROP TABLE IF EXISTS games"))
+    engine.dispose()
 
 
 def line(name: str, r: dict[str, float]) -> str:
@@ -161,24 +201,51 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="with --compare: pairs")
     parser.add_argument("--tree", metavar="DIR", default=None,
                         help="measure this source tree (its src/) as the current one")
+    parser.add_argument("--profile", metavar="PATH", default=None,
+                        help="profile this tree's run with cProfile (slower): the event "
+                             "loop's statistics to PATH.loop, the writes' to PATH.write "
+                             "(read them with python -m pstats)")
+    parser.add_argument("--games", type=int, default=GAMES, help="hot-seat games in turn")
+    parser.add_argument("--db", choices=("sqlite", "postgresql"), default="sqlite",
+                        help="the database (PostgreSQL: --pg-url, or a throwaway server "
+                             "as web_load.py starts one)")
+    parser.add_argument("--pg-url", default=None, help="a PostgreSQL URL (its tables are "
+                        "dropped!)")
+    parser.add_argument("--url", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.json:
-        print(json.dumps(measure(args.decisions, args.seed)))
+    if args.profile or args.json:
+        if args.url:
+            _drop_tables(args.url)
+        print(json.dumps(measure(args.decisions, args.seed, args.profile, args.url,
+                                 args.games)))
         return
+    if args.db == "postgresql" and not args.pg_url:
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        from web_load import throwaway_postgres
+
+        with throwaway_postgres() as url:
+            report(args, url)
+    else:
+        report(args, args.pg_url if args.db == "postgresql" else None)
+
+
+def report(args: argparse.Namespace, url: str | None) -> None:
+    """Measure (and compare) as the arguments say, on ``url`` (None: SQLite)."""
     print(f"# web_decision_cpu: {os.cpu_count()} CPUs, load average "
           f"{os.getloadavg()[0]:.1f} at start; {args.decisions} decisions per run, "
-          f"{GAMES} hot-seat games, SQLite")
+          f"{args.games} hot-seat games, {'PostgreSQL' if url else 'SQLite'}")
     print("\n| tree | process CPU ms / decision | event loop thread ms | store writes ms "
           "| wall ms | load |")
     print("|---|---|---|---|---|---|")
     if not args.compare:
-        print(line("this tree", child(args.tree, args.decisions, args.seed)), flush=True)
+        print(line("this tree", child(args.tree, args.decisions, args.seed, url,
+                                      args.games)), flush=True)
         return
     got: dict[str, list[dict[str, float]]] = {"baseline": [], "current": []}
     for round_ in range(1, args.rounds + 1):
         for name, tree in (("baseline", args.compare), ("current", args.tree)):
-            r = child(tree, args.decisions, args.seed)
+            r = child(tree, args.decisions, args.seed, url, args.games)
             got[name].append(r)
             print(line(f"{name} {round_}", r), flush=True)
     print("\n| figure | baseline median | current median | now / before |")

@@ -24,6 +24,8 @@ started like scripts/test.sh does.
     python benchmarks/web_load.py                       # everything, small
     python benchmarks/web_load.py --games 20,200 --seconds 15 --processes 1,2
     python benchmarks/web_load.py --only throughput --db sqlite --games 200
+    python benchmarks/web_load.py --only throughput --compare /tmp/old/src --db postgresql
+    python benchmarks/web_load.py --only throughput --db postgresql --processes 1,2 --pin-client 1
 """
 
 from __future__ import annotations
@@ -73,17 +75,21 @@ class Servers:
     count: int
     ai_delay: float = 0.0
     env: dict[str, str] = field(default_factory=dict)
+    #: The CPUs the servers (and their AI workers) may run on; None: any.
+    cpus: set[int] | None = None
     processes: list[subprocess.Popen[bytes]] = field(default_factory=list)
     urls: list[str] = field(default_factory=list)
 
     def __enter__(self) -> Servers:
+        cpus = self.cpus
         for _ in range(self.count):
             port = free_port()
             self.processes.append(subprocess.Popen(
                 [sys.executable, "-m", "reliquary.web", "--port", str(port),
                  "--db", self.db_url, "--ai-delay", str(self.ai_delay)],
                 env={**os.environ, **SERVER_ENV, **self.env},
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                preexec_fn=None if cpus is None else lambda: os.sched_setaffinity(0, cpus)))
             self.urls.append(f"http://127.0.0.1:{port}")
         for url, process in zip(self.urls, self.processes, strict=True):
             deadline = time.monotonic() + 60
@@ -244,10 +250,13 @@ async def play_one(client: httpx.AsyncClient, url: str, samples: Samples, stop: 
 
 
 def client_part(urls: list[str], first: int, count: int, stop: list[float], seed: int,
-                samples: Samples | None = None
+                samples: Samples | None = None, cpu: int | None = None
                 ) -> tuple[list[tuple[float, float]], dict[int | str, int]]:
-    """``count`` games' clients (in a thread or a client process of their own)."""
+    """``count`` games' clients (in a thread or a client process of their own), on
+    CPU ``cpu`` alone if given (Linux: the calling thread's affinity)."""
     samples = samples if samples is not None else Samples()
+    if cpu is not None:
+        os.sched_setaffinity(0, {cpu})
 
     async def play() -> None:
         await asyncio.gather(*(play_hotseat(None, urls[(first + i) % len(urls)], samples,
@@ -259,7 +268,7 @@ def client_part(urls: list[str], first: int, count: int, stop: list[float], seed
 
 
 async def throughput(servers: Servers, games: int, seconds: float, warmup: float,
-                     clients: int = 1) -> dict[str, Any]:
+                     clients: int = 1, cpu: int | None = None) -> dict[str, Any]:
     """Decisions/s, round-trip percentiles and the servers' CPU per decision.
 
     One client process: the window opens ``warmup`` seconds after every game has had
@@ -284,7 +293,8 @@ async def throughput(servers: Servers, games: int, seconds: float, warmup: float
         window.append(servers.cpu_seconds() - cpu0)
 
     if clients == 1:
-        parts = [asyncio.to_thread(client_part, servers.urls, 0, games, stop, 1, samples)]
+        parts = [asyncio.to_thread(client_part, servers.urls, 0, games, stop, 1, samples,
+                                   cpu)]
     else:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
@@ -293,7 +303,8 @@ async def throughput(servers: Servers, games: int, seconds: float, warmup: float
         pool = ProcessPoolExecutor(clients, mp_context=multiprocessing.get_context("spawn"))
         loop = asyncio.get_running_loop()
         parts = [loop.run_in_executor(pool, client_part, servers.urls, sum(shares[:i]),
-                                      shares[i], stop, 1 + 1000 * i) for i in range(clients)]
+                                      shares[i], stop, 1 + 1000 * i, None, cpu)
+                 for i in range(clients)]
     results = await asyncio.gather(sample_cpu(), *parts)
     if clients > 1:
         for times, refusals in results[1:]:
@@ -460,6 +471,9 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=1,
                         help="client processes sharing the games (one Python client "
                              "saturates near a thousand requests/s)")
+    parser.add_argument("--pin-client", type=int, default=None, metavar="CPU",
+                        help="throughput: the load client on this CPU alone, the servers "
+                             "(and their AI workers) on the others (Linux)")
     parser.add_argument("--only", choices=("throughput", "interference", "pace", "watchers"),
                         default=None)
     parser.add_argument("--watchers", type=int, default=1000,
@@ -479,7 +493,8 @@ def main() -> None:
         else throwaway_postgres()
     results: dict[tuple[str, int, int], dict[str, Any]] = {}
     if args.compare:
-        compare(args.compare, databases, processes, games, args, folder)
+        with pg as pg_url:
+            compare(args.compare, databases, processes, games, args, folder, pg_url)
         shutil.rmtree(folder, ignore_errors=True)
         print(f"\n# load average at the end: {os.getloadavg()[0]:.1f}")
         return
@@ -494,9 +509,11 @@ def main() -> None:
                     for n in games:
                         run += 1
                         url = fresh_database(db, pg_url, folder, run)
-                        with Servers(url, procs, env=server_env) as servers:
+                        with Servers(url, procs, env=server_env,
+                                     cpus=server_cpus(args.pin_client)) as servers:
                             r = asyncio.run(throughput(servers, n, args.seconds,
-                                                       args.warmup, args.clients))
+                                                       args.warmup, args.clients,
+                                                       args.pin_client))
                         results[(db, procs, n)] = r
                         print(f"| {db} | {procs} | {n} | {r['decisions_s']:.0f} | "
                               f"{r['p50_ms']:.1f} | {r['p99_ms']:.1f} | {r['cpu_ms']:.2f} | "
@@ -545,46 +562,59 @@ def main() -> None:
     print(f"\n# load average at the end: {load[0]:.1f}")
 
 
+def server_cpus(pin_client: int | None) -> set[int] | None:
+    """The CPUs left to the servers when the client has ``pin_client`` to itself."""
+    if pin_client is None:
+        return None
+    others = set(os.sched_getaffinity(0)) - {pin_client}
+    if not others:
+        raise SystemExit(f"--pin-client {pin_client}: no other CPU is left to the servers")
+    return others
+
+
 def compare(baseline: str, databases: list[str], processes: list[int], games: list[int],
-            args: argparse.Namespace, folder: Path) -> None:
+            args: argparse.Namespace, folder: Path, pg_url: str | None = None) -> None:
     """Throughput of a baseline tree and of this one, measured alternately (baseline,
     current, baseline, current …) so that both see the same load; per configuration the
     ratios of the medians: decisions/s, server CPU per decision, p50 and p99."""
     current = {"PYTHONPATH": args.server_pythonpath} if args.server_pythonpath else {}
     trees = {"baseline": {"PYTHONPATH": baseline}, "current": current}
     print(f"\nbaseline: {baseline}; {args.rounds} alternating rounds of {args.seconds:g} s "
-          "per tree and configuration (SQLite only)")
-    print("\n| tree | round | processes | games | decisions/s | p50 ms | p99 ms "
+          "per tree and configuration")
+    print("\n| database | tree | round | processes | games | decisions/s | p50 ms | p99 ms "
           "| server CPU ms per decision | refused | load |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     summary = []
     run = 3000
-    for procs in processes:
-        for n in games:
-            got: dict[str, list[dict[str, Any]]] = {name: [] for name in trees}
-            for round_ in range(1, args.rounds + 1):
-                for name, env in trees.items():
-                    run += 1
-                    url = fresh_database("sqlite", None, folder, run)
-                    with Servers(url, procs, env=env) as servers:
-                        r = asyncio.run(throughput(servers, n, args.seconds, args.warmup,
-                                                   args.clients))
-                    got[name].append(r)
-                    print(f"| {name} | {round_} | {procs} | {n} | {r['decisions_s']:.0f} | "
-                          f"{r['p50_ms']:.1f} | {r['p99_ms']:.1f} | {r['cpu_ms']:.2f} | "
-                          f"{r['refused'] or '-'} | {os.getloadavg()[0]:.1f} |", flush=True)
-
-            summary.append((procs, n, *(_median(got, "current", k) / _median(got, "baseline", k)
-                                        for k in ("decisions_s", "cpu_ms", "p50_ms",
-                                                  "p99_ms")),
-                            _median(got, "current", "p99_ms")))
-    print("\n| processes | games | decisions/s now / before | server CPU per decision "
-          "now / before | p50 now / before | p99 now / before | p99 now ms |")
-    print("|---|---|---|---|---|---|---|")
-    for procs, n, rate, cpu, p50, p99, p99_now in summary:
-        print(f"| {procs} | {n} | {rate:.2f}× | {cpu:.2f}× | {p50:.2f}× | {p99:.2f}× | "
-              f"{p99_now:.0f} |")
-    _ = databases  # the comparison runs on SQLite (a baseline tree on PostgreSQL: --db)
+    for db in databases:
+        for procs in processes:
+            for n in games:
+                got: dict[str, list[dict[str, Any]]] = {name: [] for name in trees}
+                for round_ in range(1, args.rounds + 1):
+                    for name, env in trees.items():
+                        run += 1
+                        url = fresh_database(db, pg_url, folder, run)
+                        with Servers(url, procs, env=env,
+                                     cpus=server_cpus(args.pin_client)) as servers:
+                            r = asyncio.run(throughput(servers, n, args.seconds,
+                                                       args.warmup, args.clients,
+                                                       args.pin_client))
+                        got[name].append(r)
+                        print(f"| {db} | {name} | {round_} | {procs} | {n} | "
+                              f"{r['decisions_s']:.0f} | {r['p50_ms']:.1f} | "
+                              f"{r['p99_ms']:.1f} | {r['cpu_ms']:.2f} | "
+                              f"{r['refused'] or '-'} | {os.getloadavg()[0]:.1f} |",
+                              flush=True)
+                summary.append((db, procs, n, *(
+                    _median(got, "current", k) / _median(got, "baseline", k)
+                    for k in ("decisions_s", "cpu_ms", "p50_ms", "p99_ms")),
+                    _median(got, "current", "p99_ms")))
+    print("\n| database | processes | games | decisions/s now / before | server CPU per "
+          "decision now / before | p50 now / before | p99 now / before | p99 now ms |")
+    print("|---|---|---|---|---|---|---|---|")
+    for db, procs, n, rate, cpu, p50, p99, p99_now in summary:
+        print(f"| {db} | {procs} | {n} | {rate:.2f}× | {cpu:.2f}× | {p50:.2f}× | "
+              f"{p99:.2f}× | {p99_now:.0f} |")
 
 
 def _median(got: dict[str, list[dict[str, Any]]], tree: str, key: str) -> float:

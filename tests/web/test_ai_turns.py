@@ -1,6 +1,7 @@
 """The AI's turns cannot be hoarded (issue 30, finding 2, its open part): a client has a
-few games against the AI in play at most, and an AI turn still waiting for a worker is
-dropped once its player has left (their next view starts it again)."""
+few games against the AI in play at most, an AI turn still waiting for a worker is
+dropped once its player has left, and one already thinking in a worker is stopped there
+(their next view starts it again)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from .test_api import get_view, wait_for_turn
 def app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> FastAPI:
     monkeypatch.setenv("RELIQUARY_AI_WORKERS", "1")
     monkeypatch.setenv("RELIQUARY_AI_ABSENT_S", "0.3")
+    monkeypatch.setenv("RELIQUARY_AI_LEFT_S", "0.3")
     return create_app(f"sqlite:///{tmp_path / 'ai.db'}", ai_delay=0,
                       limits=Limits(ai_games_per_client=2))
 
@@ -108,3 +110,42 @@ def test_a_watched_game_s_queued_turn_waits_for_its_worker(app: FastAPI,
         view = wait_for_turn(client, game["id"], game["token"])
     assert view["result"] or view["decision"]["mine"]
     assert get_view(client, game["id"], game["token"])["seq"] > 0
+
+
+def thinking(pool: Any, game_id: str) -> bool:
+    found = pool.status(game_id)
+    return found is not None and found[0] == "thinking"
+
+
+def worker_of(pool: Any, game_id: str) -> Any:
+    """The process of the worker running the game's think (None before it started)."""
+    home = pool.home(game_id)
+    executor = pool._workers[home] if home is not None and thinking(pool, game_id) else None
+    processes = list((getattr(executor, "_processes", None) or {}).values())
+    return processes[0] if processes else None
+
+
+def test_a_running_ai_think_stops_when_its_last_watcher_leaves(app: FastAPI,
+                                                               client: TestClient) -> None:
+    game = client.post("/api/games", json={"mode": "ai", "level": "max"}).json()
+    pool, driver = app.state.capacity.pool, app.state.manager.driver
+    wait_for_turn(client, game["id"], game["token"])
+    with client.websocket_connect(f"/api/games/{game['id']}/ws") as socket:
+        socket.receive_json()
+        play_a_turn(client, game)
+        until("the AI thinks in its worker", lambda: worker_of(pool, game["id"]))
+        worker = worker_of(pool, game["id"])
+        time.sleep(0.6)  # twice the absence allowed, watched all along: it thinks on
+        assert thinking(pool, game["id"])
+    left = time.monotonic()
+    # The page closed and nothing asks about the game: its think (6 s of `max`'s
+    # budget, most of it still to come) stops, and its worker with it.
+    until("the running think is stopped", lambda: pool.thinking == 0, within=3.0)
+    assert time.monotonic() - left < 3.0
+    assert (driver.stopped, pool.stopped, driver.dropped) == (1, 1, 0)
+    until("its worker process has ended", lambda: not worker.is_alive(), within=5.0)
+    until("its driver is done", lambda: not driver.running(game["id"]), within=2.0)
+    # The player comes back: their view starts the AI's turn again, in a fresh worker.
+    get_view(client, game["id"], game["token"])
+    until("the AI thinks again", lambda: worker_of(pool, game["id"]))
+    assert worker_of(pool, game["id"]).pid != worker.pid

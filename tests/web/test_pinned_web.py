@@ -393,6 +393,7 @@ def test_the_servers_settings_default_to_what_the_docs_say(
         "RELIQUARY_HEADER_TIMEOUT_S": serving.header_timeout,
         "RELIQUARY_AI_LEASE": ai_driver._lease_seconds,
         "RELIQUARY_AI_ABSENT_S": ai_driver._absent_seconds,
+        "RELIQUARY_AI_LEFT_S": ai_driver._left_seconds,
     }
     for name, value in actual.items():
         monkeypatch.delenv(name, raising=False)

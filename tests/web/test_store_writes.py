@@ -1,62 +1,85 @@
-"""A decision's cost (issue 30): on SQLite its write goes through the DB-API connection
-itself (SQLAlchemy's machinery cost twice the write) and keeps the store's promises
-(all or nothing, a stale writer refused, a busy file reported as SQLAlchemy reports
-it); the option a view listed is looked up, not read from its token again."""
+"""A decision's cost (issue 30): on SQLite and PostgreSQL its write goes through the
+DB-API connection itself (SQLAlchemy's machinery cost twice the write) and keeps the
+store's promises (all or nothing, a stale writer refused, a busy file or a lost server
+reported as SQLAlchemy reports them); the option a view listed is looked up, not read
+from its token again."""
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import uuid
 from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import create_engine, text
 from sqlalchemy.exc import OperationalError
 
 from reliquary.engine import parse_option
 from reliquary.web import db
 from reliquary.web.db import StaleError, Store
 
-
-@pytest.fixture
-def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Store:
-    monkeypatch.setattr(db, "BUSY_TIMEOUT_MS", 50)
-    made = Store(f"sqlite:///{tmp_path / 'w.db'}")
-    made.create_game("g", "hotseat", {}, {}, {"both": "x"}, [("a", 0)])
-    return made
+PG_URL = os.environ.get("RELIQUARY_TEST_PG")
 
 
-def test_decisions_are_stored_at_their_revision(store: Store) -> None:
-    assert store._direct is not None  # SQLite: the direct path is the one tested
-    assert store.add_moves("g", 1, 1, [("b", 1), ("c", -1)], False) == 2
-    assert store.add_moves("g", 2, 3, [("d", 0)], True) == 3
-    row = store.get_game("g")
+@pytest.fixture(params=["sqlite", "postgresql"])
+def written(request: pytest.FixtureRequest, tmp_path: Path,
+            monkeypatch: pytest.MonkeyPatch) -> tuple[Store, str]:
+    """A store with a game of one decision stored: ``(store, its id)``."""
+    if request.param == "postgresql":
+        if not PG_URL and not os.environ.get("CI"):
+            pytest.skip("RELIQUARY_TEST_PG is not set (scripts/test.sh sets it)")
+        assert PG_URL, "CI must provide a PostgreSQL server through RELIQUARY_TEST_PG"
+        made = Store(PG_URL)
+    else:
+        monkeypatch.setattr(db, "BUSY_TIMEOUT_MS", 50)
+        made = Store(f"sqlite:///{tmp_path / 'w.db'}")
+    game_id = uuid.uuid4().hex  # a database server's tables outlive the test
+    made.create_game(game_id, "hotseat", {}, {}, {"both": "x"}, [("a", 0)])
+    return made, game_id
+
+
+def test_decisions_are_stored_at_their_revision(written: tuple[Store, str]) -> None:
+    store, g = written
+    assert store._direct is not None  # the direct path is the one tested
+    assert store.add_moves(g, 1, 1, [("b", 1), ("c", -1)], False) == 2
+    assert store.add_moves(g, 2, 3, [("d", 0)], True) == 3
+    row = store.get_game(g)
     assert row is not None and (row.rev, row.seq, row.finished) == (3, 4, True)
-    assert store.moves_of("g") == [("a", 0), ("b", 1), ("c", -1), ("d", 0)]
-    assert [idx for idx, _, _ in store.move_times("g", 1, 4)] == [1, 2, 3]
+    assert store.moves_of(g) == [("a", 0), ("b", 1), ("c", -1), ("d", 0)]
+    assert [idx for idx, _, _ in store.move_times(g, 1, 4)] == [1, 2, 3]
 
 
-def test_a_stale_writer_stores_nothing(store: Store) -> None:
+def test_a_stale_writer_stores_nothing(written: tuple[Store, str]) -> None:
+    store, g = written
     with pytest.raises(StaleError, match="no longer at revision 7"):
-        store.add_moves("g", 7, 1, [("b", 1)], False)
+        store.add_moves(g, 7, 1, [("b", 1)], False)
     with pytest.raises(StaleError):  # the right revision, another decision count
-        store.add_moves("g", 1, 5, [("b", 1)], False)
-    row = store.get_game("g")
+        store.add_moves(g, 1, 5, [("b", 1)], False)
+    row = store.get_game(g)
     assert row is not None and (row.rev, row.seq) == (1, 1)
-    assert store.moves_of("g") == [("a", 0)]
+    assert store.moves_of(g) == [("a", 0)]
 
 
-def test_a_taken_index_is_stale_and_rolls_the_revision_back(store: Store) -> None:
+def test_a_taken_index_is_stale_and_rolls_the_revision_back(written: tuple[Store, str]
+                                                            ) -> None:
+    store, g = written
     with store.engine.begin() as conn:  # a decision index stored behind the row's back
-        conn.execute(db.moves.insert().values(game_id="g", idx=1, token="z", player=0,
+        conn.execute(db.moves.insert().values(game_id=g, idx=1, token="z", player=0,
                                               created=0.0))
     with pytest.raises(StaleError, match="is taken"):
-        store.add_moves("g", 1, 1, [("b", 1)], False)
-    row = store.get_game("g")
+        store.add_moves(g, 1, 1, [("b", 1)], False)
+    row = store.get_game(g)
     assert row is not None and (row.rev, row.seq) == (1, 1)  # the UPDATE was undone
 
 
-def test_a_locked_file_is_sqlalchemy_s_operational_error(store: Store, tmp_path: Path
+def test_a_locked_file_is_sqlalchemy_s_operational_error(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch
                                                          ) -> None:
+    monkeypatch.setattr(db, "BUSY_TIMEOUT_MS", 50)
+    store = Store(f"sqlite:///{tmp_path / 'w.db'}")
+    store.create_game("g", "hotseat", {}, {}, {"both": "x"}, [("a", 0)])
     holder = sqlite3.connect(tmp_path / "w.db", isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")  # another process holds the write lock
     try:
@@ -66,6 +89,31 @@ def test_a_locked_file_is_sqlalchemy_s_operational_error(store: Store, tmp_path:
         holder.execute("ROLLBACK")
         holder.close()
     assert store.add_moves("g", 1, 1, [("b", 1)], False) == 2  # the connection still works
+
+
+def test_a_lost_database_server_is_sqlalchemy_s_operational_error() -> None:
+    """PostgreSQL: a write on a connection the server dropped is SQLAlchemy's
+    OperationalError (503 busy on the decide path), and the next write takes a fresh
+    connection from the pool."""
+    if not PG_URL and not os.environ.get("CI"):
+        pytest.skip("RELIQUARY_TEST_PG is not set (scripts/test.sh sets it)")
+    assert PG_URL, "CI must provide a PostgreSQL server through RELIQUARY_TEST_PG"
+    store = Store(PG_URL)
+    g = uuid.uuid4().hex
+    store.create_game(g, "hotseat", {}, {}, {"both": "x"}, [("a", 0)])
+    store.engine.dispose()
+    assert store.add_moves(g, 1, 1, [("b", 1)], False) == 2  # the pool's one connection
+    with store.engine.connect() as conn:  # that one again: which server process it is
+        pid = conn.execute(text("SELECT pg_backend_pid()")).scalar_one()
+    other = create_engine(PG_URL)
+    with other.connect() as conn:  # the server ends that session (as on a restart)
+        assert conn.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid}
+                            ).scalar_one()
+    other.dispose()
+    with pytest.raises(OperationalError):
+        store.add_moves(g, 2, 2, [("c", 0)], False)
+    assert store.add_moves(g, 2, 2, [("c", 0)], False) == 3
+    assert store.moves_of(g) == [("a", 0), ("b", 1), ("c", 0)]
 
 
 def test_a_decision_answering_its_view_is_looked_up_not_parsed(
@@ -103,3 +151,29 @@ def test_a_decision_answering_its_view_is_looked_up_not_parsed(
             "token": token, "rev": view["rev"], "option": spaced})
         assert taken.status_code == 200, taken.text
         assert parsed == ["nowhere", spaced]
+
+
+def test_a_decision_s_write_on_postgresql_sends_its_notify_itself() -> None:
+    """With the live updates' notice set, a decision's one statement tells the other
+    processes (pg_notify, at its commit); a stale write tells nobody."""
+    if not PG_URL and not os.environ.get("CI"):
+        pytest.skip("RELIQUARY_TEST_PG is not set (scripts/test.sh sets it)")
+    assert PG_URL, "CI must provide a PostgreSQL server through RELIQUARY_TEST_PG"
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    store = Store(PG_URL)
+    channel = f"test_{uuid.uuid4().hex[:12]}"
+    store.notice = (channel, "origin")
+    assert store.tells
+    g = uuid.uuid4().hex
+    store.create_game(g, "hotseat", {}, {}, {"both": "x"}, [("a", 0)])
+    conninfo = make_url(PG_URL).set(drivername="postgresql").render_as_string(
+        hide_password=False)
+    with psycopg.connect(conninfo, autocommit=True) as listener:
+        listener.execute(f"LISTEN {channel}")
+        with pytest.raises(StaleError):
+            store.add_moves(g, 9, 1, [("b", 1)], False)
+        assert store.add_moves(g, 1, 1, [("b", 1), ("c", -1)], False) == 2
+        heard = [n.payload for n in listener.notifies(timeout=2.0)]
+    assert heard == [f"origin:{g}"]

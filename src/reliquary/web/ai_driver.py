@@ -7,12 +7,16 @@ without one, an agent in a thread) for each option, waits the display delay, and
 the decision through the decision path it was given, which stores it at the revision
 it was thought at (an undo or another process meanwhile: it thinks again).
 
-A think waits for a worker only while its player is there: when the game has had no
-watcher in this process (:meth:`reliquary.web.live.LiveHub.watching`) and no request
-(:meth:`AIDriver.kick`, called by every view, decision and undo) for
-``RELIQUARY_AI_ABSENT_S`` seconds, a think still queued is dropped and the turn waits
-for the player's return: their next view of the game starts it again. (A think already
-running in a worker goes on: its worker is spent either way.)
+A think goes on only while its player is there (:meth:`AIDriver.present`). The player
+has gone when the game has no watcher in this process
+(:meth:`reliquary.web.live.LiveHub.watching`) and either its last watcher here left
+``RELIQUARY_AI_LEFT_S`` seconds ago with no request since (a page reloaded comes back
+within that), or it has had no request (:meth:`AIDriver.kick`, called by every view,
+decision and undo) for ``RELIQUARY_AI_ABSENT_S`` seconds. Then a think still queued
+leaves the queue, and a think running in a worker is stopped there
+(:meth:`reliquary.web.ai_pool.AIPool.stop`: its worker is ended and replaced), so its
+worker goes to the players still there; the turn waits for the player's return, and
+their next view of the game starts it again.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ import random
 import secrets
 import time
 from collections.abc import Awaitable, Callable
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from sqlalchemy.exc import OperationalError
@@ -64,8 +69,12 @@ class AIDriver:
         # request of the game, monotonic time) within ``absent_s``.
         self.watched = watched or (lambda _game_id: False)
         self.seen: dict[str, float] = {}
+        #: When a game's last watcher here left (monotonic time; :meth:`left`).
+        self.gone: dict[str, float] = {}
         self.absent_s = _absent_seconds()
-        self.dropped = 0  # thinks dropped because their player was gone
+        self.left_s = _left_seconds()
+        self.dropped = 0  # queued thinks dropped because their player was gone
+        self.stopped = 0  # running thinks stopped because their player was gone
         self.rng = random.SystemRandom()
         # One thinker per AI game across processes: this process's name in the lease
         # (games.thinker), the lease's length, and how many AI decisions it thought of.
@@ -79,14 +88,28 @@ class AIDriver:
         return task is not None and not task.done()
 
     def present(self, game_id: str) -> bool:
-        """Whether the game's player is there: watching it here, or seen lately."""
-        return (self.watched(game_id)
-                or time.monotonic() - self.seen.get(game_id, -math.inf) < self.absent_s)
+        """Whether the game's player is there: watching it here, or seen lately (within
+        ``left_s`` of its last watcher leaving, when no request came since; within
+        ``absent_s`` of its last request otherwise)."""
+        if self.watched(game_id):
+            return True
+        now = time.monotonic()
+        seen = self.seen.get(game_id, -math.inf)
+        gone = self.gone.get(game_id, -math.inf)
+        if gone > seen:  # its last watcher closed the page, and nothing came since
+            return now - gone < self.left_s
+        return now - seen < self.absent_s
+
+    def left(self, game_id: str) -> None:
+        """The last watcher of a game here has gone (:attr:`LiveHub.on_leave`)."""
+        if game_id in self.tasks:  # only an AI game in play here needs to know
+            self.gone[game_id] = time.monotonic()
 
     def forget(self, game_id: str) -> None:
         """Drop what is kept of a game that left the cache (its task is done)."""
         self.tasks.pop(game_id, None)
         self.seen.pop(game_id, None)
+        self.gone.pop(game_id, None)
 
     def kick(self, game_id: str) -> None:
         """Start the AI driver of a game if the AI is to decide and none runs; the game
@@ -178,24 +201,28 @@ class AIDriver:
                     continue
 
     async def _unless_gone(self, game_id: str, think: asyncio.Future[Any]) -> Any:
-        """``think``'s option, or None when the player left while it still waited for a
-        worker (it is cancelled: it leaves the queue)."""
+        """``think``'s option, or None when the player left before it was done: a think
+        still queued is cancelled (it leaves the queue), one running in a worker is
+        stopped there (:meth:`AIPool.stop`)."""
         assert self.pool is not None
         try:
             while True:
                 done, _ = await asyncio.wait({think}, timeout=ABSENT_LOOK_S)
                 if done:
                     return think.result()
-                found = self.pool.status(game_id)
-                if (found is None or found[0] != "thinking") and not self.present(game_id):
+                if not self.present(game_id):
+                    if self.pool.stop(game_id):
+                        self.stopped += 1
+                    else:
+                        self.dropped += 1
                     log.info("game %s: its player left; the AI's turn waits for them",
                              game_id)
-                    self.dropped += 1
                     return None
         finally:
             if not think.done():
                 think.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
+                # A stopped think's worker is gone: its wait ends broken, not cancelled.
+                with contextlib.suppress(asyncio.CancelledError, BrokenProcessPool):
                     await think
 
     async def _renew_lease(self, game_id: str) -> None:
@@ -219,6 +246,13 @@ def _absent_seconds() -> float:
     """``RELIQUARY_AI_ABSENT_S``: how long a game without watcher or request counts as
     left by its player, whose queued AI think is then dropped (seconds, default 30)."""
     return env_number("RELIQUARY_AI_ABSENT_S", 30.0, low=0.1, high=86400, unit="seconds")
+
+
+def _left_seconds() -> float:
+    """``RELIQUARY_AI_LEFT_S``: how long after a game's last watcher left, with no
+    request since, the game counts as left by its player, whose AI think (queued or
+    running) then stops (seconds, default 5: a reloaded page is back well within it)."""
+    return env_number("RELIQUARY_AI_LEFT_S", 5.0, low=0.1, high=86400, unit="seconds")
 
 
 def _lease_seconds() -> float:

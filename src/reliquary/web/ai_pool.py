@@ -378,6 +378,7 @@ class AIPool:
         #: Each owner's last job started (its ticket): owners are served in turn.
         self._served: dict[str | None, int] = {}
         self._brains: dict[str, _Brain] = {}
+        self.stopped = 0  # thinks stopped in their worker (:meth:`stop`)
         self.closed = False
         self.warmed = False
 
@@ -519,7 +520,8 @@ class AIPool:
         is at its bound.
 
         A caller that stops waiting (cancelled: its client left) leaves the queue at
-        once; once running, the slot is held until the worker is done.
+        once; once running, the slot is held until the worker is done (or the think
+        is stopped there: :meth:`stop`).
         """
         job = _Job(game_id, budget, sticky=sticky, owner=owner)
         ticket = await self._admit(job)
@@ -544,6 +546,32 @@ class AIPool:
                     and getattr(executor, "_broken", False)):
                 self._workers[job.worker] = None
             raise
+
+    def stop(self, game_id: str) -> bool:
+        """Stop the AI think of ``game_id`` running in a worker (its player left): a
+        search cannot be interrupted from outside, so its worker process is ended, the
+        slot goes to the next job at once, and a fresh worker starts on the slot's next
+        use (about a second of a CPU; the games whose agents that worker kept start
+        cold). Whether a think of the game was running. Its caller's wait ends with
+        :class:`BrokenProcessPool`; a hint runs to its end (a second at most)."""
+        found = next(((ticket, job) for ticket, job in self._running.items()
+                      if job.game_id == game_id and job.sticky), None)
+        if found is None:
+            return False
+        ticket, job = found
+        executor = self._workers[job.worker]
+        self._workers[job.worker] = None
+        if executor is not None:
+            processes = list(getattr(executor, "_processes", {}).values())
+            executor.shutdown(wait=False, cancel_futures=True)
+            for process in processes:
+                with contextlib.suppress(Exception):
+                    process.terminate()  # the executor's own thread reaps it
+        for game in [g for g, worker in self._homes.items() if worker == job.worker]:
+            del self._homes[game]  # their agents went with the worker
+        self.stopped += 1
+        self._release(ticket)
+        return True
 
     # -- status for the view -------------------------------------------------------
     def status(self, game_id: str) -> tuple[str, int | None, float | None] | None:

@@ -40,7 +40,7 @@ from .db import Store
 from .errors import WebError
 from .fast import FastDecide
 from .guard import CREATES, Guard, Limits, allowed_origins
-from .live import LiveHub, revision_probe
+from .live import CHANNEL, LiveHub, revision_probe
 from .manager import Manager
 from .pages import router as pages_router
 from .peek import router as peek_router
@@ -68,6 +68,8 @@ def create_app(db_url: str | None = None, ai_delay: float | None = None,
     store = Store(url)
     pool = AIPool(content)
     hub = LiveHub(url, probe=revision_probe(store.engine))
+    if hub.postgres:  # a decision's write sends its NOTIFY itself
+        store.notice = (CHANNEL, hub.origin)
     clocks = Clocks(store.engine)
     manager = Manager(store, content, ai_delay=delay,
                       expire_after=limits.expire_after_s or None,

@@ -23,6 +23,7 @@ import json
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -49,7 +50,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.sql import Select
 
 from .config import env_number
@@ -123,6 +124,11 @@ moves = Table(
 )
 
 
+#: The databases whose decision writes go through the DB-API connection itself
+#: (:class:`_DirectWrites`); others through SQLAlchemy's execution.
+DIRECT_WRITES = frozenset({"sqlite", "postgresql"})
+
+
 class StaleError(Exception):
     """The game's stored revision is not the one the writer started from."""
 
@@ -174,12 +180,21 @@ class Store:
         # writer at a time anyway, so one thread (no lock contention among our own
         # writes); PostgreSQL overlaps several.
         self._writers = 1 if self.engine.dialect.name == "sqlite" else 8
-        self._limiter: Any = None
         self._read_limiter: Any = None
         self._writer = _Writer() if self._writers == 1 else None
+        # A database server's writes: a plain thread pool (anyio's hand-off, with its
+        # limiter and cancel scope, took a tenth of a decision's event-loop time
+        # there; this one about two thirds of that).
+        self._threads = (None if self._writer is not None else ThreadPoolExecutor(
+            self._writers, thread_name_prefix="reliquary-db-writer"))
         self._direct: _DirectWrites | None = None
+        #: PostgreSQL: ``(channel, origin)`` of the live updates
+        #: (:class:`reliquary.web.live.LiveHub`): a decision's write then sends its
+        #: ``NOTIFY`` itself (:attr:`tells`).
+        self.notice: tuple[str, str] | None = None
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
+        if self.engine.dialect.name in DIRECT_WRITES:
             self._direct = _DirectWrites(self.engine)
         with self.engine.begin() as conn:
             if self.engine.dialect.name == "postgresql":
@@ -187,6 +202,12 @@ class Store:
                 conn.execute(text("SELECT pg_advisory_xact_lock(72201)"))
             metadata.create_all(conn)
             _upgrade(conn)
+
+    @property
+    def tells(self) -> bool:
+        """Whether :meth:`add_moves` of decisions sends their ``NOTIFY`` itself."""
+        return (self.notice is not None and self._direct is not None
+                and self._direct.told_together is not None)
 
     async def read(self, fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)``, a read: on SQLite at once (WAL reads never wait for a writer, and
@@ -205,15 +226,21 @@ class Store:
         """``fn(*args)`` (a write of this store) in a worker thread, off the event loop.
 
         On SQLite the one writer thread (:class:`_Writer`) takes the writes in turn; on a
-        database server, up to eight threads of anyio's pool."""
+        database server, eight threads of the store's own pool. A caller cancelled
+        meanwhile waits for a write that has begun to end (its lock then still orders
+        the game's writes), and is cancelled after."""
         if self._writer is not None:
             return await self._writer.run(fn, *args)
-        import anyio
-
-        if self._limiter is None:
-            self._limiter = anyio.CapacityLimiter(self._writers)
-        return await anyio.to_thread.run_sync(functools.partial(fn, *args),
-                                              limiter=self._limiter)
+        assert self._threads is not None
+        work = self._threads.submit(fn, *args)
+        future = asyncio.wrap_future(work)
+        try:
+            return await asyncio.shield(future)
+        except asyncio.CancelledError:
+            if not work.cancel():  # begun (or done): wait for it to end
+                with contextlib.suppress(BaseException):
+                    await future
+            raise
 
     # ------------------------------------------------------------------ games
     def create_game(self, game_id: str, mode: str, settings: dict[str, Any],
@@ -282,8 +309,10 @@ class Store:
         now = time.time()
         values = {"b_id": game_id, "b_rev": rev, "b_start": start,
                   "b_seq": start + len(entries), "b_finished": int(finished), "b_now": now}
-        if self._direct is not None:  # SQLite: the same statements, without the toolkit
-            self._direct.add_moves(values, game_id, start, entries, now)
+        if self._direct is not None:  # the same statements, without the toolkit
+            notice = (None if self.notice is None
+                      else (self.notice[0], f"{self.notice[1]}:{game_id}"))
+            self._direct.add_moves(values, game_id, start, entries, now, notice)
             return rev + 1
         try:
             with self.engine.begin() as conn:
@@ -510,54 +539,160 @@ _CLAIM_THINKING = (update(games)
 
 
 class _DirectWrites:
-    """The decision path's write (:meth:`Store.add_moves`) on SQLite, through the
-    pool's own DB-API connection: the same two statements, compiled once for the
-    dialect. SQLAlchemy's execution machinery around them cost about twice the write
-    (issue 30's CPU per decision); errors come out as they do through it
-    (:class:`StaleError`, SQLAlchemy's :class:`OperationalError` for a busy file)."""
+    """The decision path's write (:meth:`Store.add_moves`) through the DB-API connection
+    itself: the same two statements, compiled once for the dialect (SQLite's qmark,
+    psycopg's named parameters). SQLAlchemy's execution machinery around them cost
+    about twice the write (issue 30's CPU per decision). Errors come out as they do
+    through it (:class:`StaleError` for a taken decision, SQLAlchemy's own exception
+    otherwise: :class:`OperationalError` for a busy file or a lost server, which
+    also drops the connection from the pool).
+
+    On SQLite, whose writes are made by one thread (:class:`_Writer`), the connection
+    is kept between writes (the pool's checkout and return cost as much as the
+    statements); a database server's writes come from several threads and take one
+    from the pool each time."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        advance = _ADVANCE.compile(dialect=engine.dialect)
-        self.advance = str(advance)
-        self.advance_defaults = dict(advance.params)
-        self.advance_order = list(advance.positiontup or ())
+        dialect = engine.dialect
+        advance = _ADVANCE.compile(dialect=dialect)
         columns = [c.name for c in moves.columns]
-        add = _INSERT_MOVES.compile(dialect=engine.dialect, column_keys=columns)
-        self.insert = str(add)
-        self.insert_order = list(add.positiontup or ())
-        # Only for a positional (qmark) dialect, as SQLite's is.
-        assert advance.positional and add.positional and self.insert_order == columns
+        add = _INSERT_MOVES.compile(dialect=dialect, column_keys=columns)
+        self.advance, self.insert = str(advance), str(add)
+        self.advance_defaults = dict(advance.params)
+        self.positional = bool(advance.positional)
+        assert add.positional == advance.positional
+        if self.positional:  # SQLite: values in the statement's order
+            self.advance_order = list(advance.positiontup or ())
+            assert list(add.positiontup or ()) == columns
+        else:  # psycopg: by name (the columns' own names)
+            assert set(add.params) == set(columns), add.params
+        self.columns = columns
+        self.dbapi = dialect.loaded_dbapi
+        self.keep = dialect.name == "sqlite"
+        # PostgreSQL: both statements as one (the UPDATE's row feeds the INSERT), run
+        # in autocommit, its own transaction: one round trip, not BEGIN, UPDATE, INSERT
+        # and COMMIT's four (each a wait and a wake-up of the writer's thread). No row
+        # inserted: the UPDATE matched none, the game moved on (stale).
+        # With a notice (:attr:`Store.notice`) the same statement tells the other
+        # processes' watchers too (``pg_notify``, sent at its commit), so the event
+        # loop sends no NOTIFY of its own for a decision.
+        self.together = None if self.positional else self._together(told=False)
+        self.told_together = None if self.positional else self._together(told=True)
+        self._kept: Any = None
+        self._lock = threading.Lock()
+
+    def _together(self, *, told: bool) -> str:
+        tell = (", told AS (SELECT pg_notify(%(n_channel)s, %(n_payload)s) FROM moved)"
+                if told else "")
+        return (f"WITH moved AS ({self.advance} RETURNING games.id){tell} "
+                "INSERT INTO moves (game_id, idx, token, player, created) "
+                "SELECT moved.id, m.idx, m.token, m.player, %(b_now)s "
+                f"FROM moved, {'told, ' if told else ''}"
+                "unnest(%(m_idx)s::integer[], %(m_token)s::text[], %(m_player)s::integer[]) "
+                "AS m(idx, token, player)")
 
     def add_moves(self, values: dict[str, Any], game_id: str, start: int,
-                  entries: list[tuple[str, int]], now: float) -> None:
+                  entries: list[tuple[str, int]], now: float,
+                  notice: tuple[str, str] | None = None) -> None:
         params = {**self.advance_defaults, **values}
-        raw = self.engine.raw_connection()
-        try:
-            cursor = raw.cursor()
+        rows = [(game_id, start + i, token, player, now)
+                for i, (token, player) in enumerate(entries)]
+        advance: Any = params
+        added: list[Any] = rows
+        if self.positional:
+            advance = [params[k] for k in self.advance_order]
+        else:
+            added = [dict(zip(self.columns, row, strict=True)) for row in rows]
+        if self.together is not None and entries:
+            params.update(m_idx=[start + i for i in range(len(entries))],
+                          m_token=[token for token, _ in entries],
+                          m_player=[player for _, player in entries])
+            statement = self.together
+            if notice is not None and self.told_together is not None:
+                statement = self.told_together
+                params.update(n_channel=notice[0], n_payload=notice[1])
+            raw = self.engine.raw_connection()
             try:
-                statement = self.advance
-                cursor.execute(statement, [params[k] for k in self.advance_order])
-                if cursor.rowcount != 1:
-                    raise StaleError(f"game {game_id} is no longer at revision "
-                                     f"{values['b_rev']}")
-                statement = self.insert
-                cursor.executemany(statement, [(game_id, start + i, token, player, now)
-                                               for i, (token, player) in enumerate(entries)])
-                raw.commit()
-            except BaseException as err:
-                with contextlib.suppress(Exception):
-                    raw.rollback()
-                dbapi = self.engine.dialect.loaded_dbapi
-                if isinstance(err, dbapi.IntegrityError):
-                    raise StaleError(f"decision {start} of game {game_id} is taken") from None
-                if isinstance(err, dbapi.OperationalError):  # a busy file: as SQLAlchemy says
-                    raise OperationalError(statement, None, err) from err
-                raise
+                self._write_together(raw, statement, params, game_id, values["b_rev"],
+                                     start, len(entries))
             finally:
-                cursor.close()
+                raw.close()  # back to the pool (invalidated ones are dropped)
+            return
+        if not self.keep:
+            raw = self.engine.raw_connection()
+            try:
+                self._write(raw, advance, added, game_id, values["b_rev"], start)
+            finally:
+                raw.close()  # back to the pool (invalidated ones are dropped)
+            return
+        with self._lock:
+            if self._kept is None:
+                self._kept = self.engine.raw_connection()
+            raw = self._kept
+            try:
+                self._write(raw, advance, added, game_id, values["b_rev"], start)
+            except StaleError:
+                raise
+            except BaseException:
+                self._kept = None  # a fresh one next time: this one may be broken
+                with contextlib.suppress(Exception):
+                    raw.close()
+                raise
+
+    def _write(self, raw: Any, advance: Any, added: list[Any], game_id: str, rev: int,
+               start: int) -> None:
+        cursor = raw.cursor()
+        statement = self.advance
+        try:
+            cursor.execute(statement, advance)
+            if cursor.rowcount != 1:
+                raise StaleError(f"game {game_id} is no longer at revision {rev}")
+            if added:
+                statement = self.insert
+                cursor.executemany(statement, added)
+            raw.commit()
+        except BaseException as err:
+            with contextlib.suppress(Exception):
+                raw.rollback()
+            self._reword(err, raw, cursor, statement, game_id, start)
+            raise
         finally:
-            raw.close()
+            with contextlib.suppress(Exception):
+                cursor.close()
+
+    def _write_together(self, raw: Any, statement: str, params: dict[str, Any],
+                        game_id: str, rev: int, start: int, count: int) -> None:
+        connection = raw.dbapi_connection
+        cursor = raw.cursor()
+        connection.autocommit = True
+        try:
+            cursor.execute(statement, params)
+            if cursor.rowcount != count:  # nothing was written (one statement)
+                raise StaleError(f"game {game_id} is no longer at revision {rev}")
+        except BaseException as err:
+            self._reword(err, raw, cursor, statement, game_id, start)
+            raise
+        finally:
+            with contextlib.suppress(Exception):
+                cursor.close()
+            with contextlib.suppress(Exception):
+                connection.autocommit = False
+
+    def _reword(self, err: BaseException, raw: Any, cursor: Any, statement: str,
+                game_id: str, start: int) -> None:
+        """Raise a DB-API error as the store's callers expect it: a taken decision as
+        :class:`StaleError`, anything else as SQLAlchemy words it (a lost connection
+        dropped from the pool); other errors are left to the caller to raise."""
+        if isinstance(err, self.dbapi.IntegrityError):
+            raise StaleError(f"decision {start} of game {game_id} is taken") from None
+        if isinstance(err, self.dbapi.Error):
+            lost = self.engine.dialect.is_disconnect(err, raw.dbapi_connection, cursor)
+            if lost:
+                raw.invalidate(err)
+            raise DBAPIError.instance(statement, None, err, self.dbapi.Error,
+                                      connection_invalidated=lost,
+                                      dialect=self.engine.dialect) from err
 
 
 def _insert_moves(conn: Connection, game_id: str, start: int,

@@ -102,7 +102,7 @@ class Decisions:
         session.row.finished = session.state.is_terminal
         self.games.keep(session)
         await self.games.clock_read(session)
-        self.games.notify(session.id)
+        self.games.notify(session.id, told=store.tells and bool(entries))
 
     async def decide(self, game_id: str, token: Any, rev: Any, option: Any) -> Session:
         """One decision of the seat holding ``token``, answering revision ``rev``."""

@@ -18,6 +18,7 @@ import logging
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Generator
+from itertools import islice
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..engine import SIDES, Content, GameOverError, IllegalOptionError, NotationError
@@ -146,7 +147,10 @@ class GameKeeper:
         """Cache a game; the least recently used idle ones leave (the store has them)."""
         self.sessions[session.id] = session
         self.sessions.move_to_end(session.id)
-        for game_id in list(self.sessions)[:max(0, len(self.sessions) - self.max_sessions)]:
+        over = len(self.sessions) - self.max_sessions
+        if over <= 0:
+            return  # (not a list of every cached game on each decision)
+        for game_id in list(islice(self.sessions, over)):
             if not self.lock(game_id).locked() and not self.busy(game_id):
                 del self.sessions[game_id]
                 self.locks.pop(game_id, None)
@@ -284,7 +288,8 @@ class GameKeeper:
         self.notify(session.id)
         return session
 
-    def notify(self, game_id: str) -> None:
-        """A change of the game was stored: tell its watchers (live notification)."""
+    def notify(self, game_id: str, *, told: bool = False) -> None:
+        """A change of the game was stored: tell its watchers (live notification;
+        ``told``: its write told other processes already)."""
         if self.live is not None:  # watchers here, and other processes (PostgreSQL)
-            self.live.publish(game_id)
+            self.live.publish(game_id, told=told)

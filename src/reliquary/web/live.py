@@ -38,6 +38,9 @@ from .config import env_number
 log = logging.getLogger(__name__)
 
 CHANNEL = "reliquary"
+#: How long a change waits for others to share its NOTIFY (other processes' watchers
+#: hear of it that much later; SQLite's poll takes seconds).
+NOTIFY_GATHER_S = 0.01
 #: Close codes: the game does not exist, the socket was idle, the server stops.
 CLOSE_NOT_FOUND, CLOSE_IDLE, CLOSE_GOING_AWAY = 4404, 4408, 1001
 
@@ -76,6 +79,9 @@ class LiveHub:
         self.listening: asyncio.Event | None = None
         #: Called with a game's id before its watchers wake (to drop cached snapshots).
         self.on_wake: list[Callable[[str], None]] = []
+        #: Called with a game's id when its last watcher here has gone (the AI driver:
+        #: a think for a player who left stops).
+        self.on_leave: list[Callable[[str], None]] = []
 
     # -- lifecycle -----------------------------------------------------------------
     async def start(self) -> None:
@@ -108,10 +114,11 @@ class LiveHub:
             await asyncio.sleep(0.01)
 
     # -- changes -------------------------------------------------------------------
-    def publish(self, game_id: str) -> None:
-        """A change of ``game_id`` was stored: wake its watchers here and elsewhere."""
+    def publish(self, game_id: str, *, told: bool = False) -> None:
+        """A change of ``game_id`` was stored: wake its watchers here and elsewhere
+        (``told``: the write sent its ``NOTIFY`` itself, :attr:`Store.notice`)."""
         self.wake(game_id)
-        if self.postgres and self._pending_event is not None:
+        if self.postgres and self._pending_event is not None and not told:
             self._pending.add(game_id)
             self._pending_event.set()
 
@@ -172,6 +179,9 @@ class LiveHub:
         try:
             while True:
                 await self._pending_event.wait()
+                # The changes of the next moments go in the same NOTIFY: one statement
+                # costs about as much as a decision's own work on the event loop.
+                await asyncio.sleep(NOTIFY_GATHER_S)
                 self._pending_event.clear()
                 batch, self._pending = self._pending, set()
                 payloads = [f"{self.origin}:{game_id}" for game_id in batch]
@@ -242,6 +252,8 @@ class LiveHub:
             if left <= 0:
                 self._watchers.pop(game_id, None)
                 self._events.pop(game_id, None)
+                for gone in self.on_leave:
+                    gone(game_id)
             else:
                 self._watchers[game_id] = left
 

@@ -77,6 +77,8 @@ class Manager:
                                take=self.decisions.take,
                                watched=live.watching if live is not None else None)
         self.keeper.busy = self.driver.running
+        if live is not None:
+            live.on_leave.append(self.driver.left)
         self.keeper.evicted.append(self.driver.forget)
         # The parts' ways, under the names the routes and the other parts use.
         self.sessions = self.keeper.sessions
