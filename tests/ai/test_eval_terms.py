@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from reliquary.ai.evaluation import Weights, can_reset, evaluate, vigil_clock
+from reliquary.ai.evaluation import Weights, can_reset, evaluate, home_threat, vigil_clock
 from reliquary.engine import KEY, SKULL
 
 from .test_vigil import _one_minion_up
@@ -75,3 +75,15 @@ def test_a_lead_regroup_can_undo_keeps_the_share_of_the_clock_its_weight_gives(
     clock = Weights().vigil_clock * (full + 1 - left) / full
     weights = Weights(clock_regroupable=share)
     assert evaluate(state, KEY, weights) - evaluate(state, KEY) == pytest.approx(share * clock)
+
+
+@pytest.mark.parametrize("veiled", [False, True])
+def test_a_veiled_carrier_is_no_home_threat(build: Any, veiled: bool) -> None:
+    """docs/ai.md: the player to move threatens to carry the relic home when a card's
+    MOVE lands its carrier on its back row — a veiled carrier cannot."""
+    state = (build().hero(KEY, "b2").hero(SKULL, "h5").minion(SKULL, "d7", veiled=veiled)
+             .carry(KEY, "d7").relic(SKULL, "a6")
+             .hands(key=["Crossroads", "Sidewind", "Procession"],
+                    skull=["Pilgrim", "Vault", "Litany"]).build())
+    assert home_threat(state, SKULL) is not veiled
+    assert not home_threat(state, KEY)  # Key carries nothing
