@@ -127,7 +127,8 @@ TESTS: dict[str, tuple[str, ...]] = {
                          "tests/ai/test_search.py", "tests/ai/test_eval_terms.py"),
     "ai/search.py": ("tests/ai/test_pinned_ai.py", "tests/ai/test_vigil.py",
                      "tests/ai/test_search.py", "tests/ai/test_warm_search.py",
-                     "tests/ai/test_hint.py", "tests/ai/test_search_noise.py"),
+                     "tests/ai/test_hint.py", "tests/ai/test_search_noise.py",
+                     "tests/ai/test_search_reference.py"),
 }
 
 # ---------------------------------------------------------------------- the faults
