@@ -137,6 +137,11 @@ def test_a_rite_may_take_another_rite_s_effect_and_its_text(tmp_path: Path) -> N
     assert harrow.effect == "exhumation" and harrow.text == exhumation.text
     assert content.fingerprint != default_content().fingerprint
     assert differences(ruleset)[-1] == "content rites.Harrow.effect: 'harrow' → 'exhumation'"
+    # `print --ruleset` prints the table sheet, where the rite cards are, even with no setting
+    from reliquary.cli.print_cmd import _changed_sheets
+    path.write_text('description = "x"\n[patch.rites.Harrow]\neffect = "desecration"\n',
+                    encoding="utf-8")
+    assert _changed_sheets(load_ruleset(path)) == "table"
 
 
 def test_every_problem_is_listed_at_once(tmp_path: Path) -> None:
