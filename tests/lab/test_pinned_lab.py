@@ -334,3 +334,16 @@ def test_the_throughput_log_records_games_per_hour(tmp_path: Any) -> None:
     [line] = (tmp_path / runner.THROUGHPUT_FILE).read_text(encoding="utf-8").splitlines()
     entry = json.loads(line)
     assert (entry["played"], entry["seconds"], entry["games_per_hour"]) == (30, 120.0, 900.0)
+
+
+def test_the_spec_hash_covers_the_modules_data(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Editing a module's data file (keepers.toml's values, say) changes the games, so a
+    # resumed run must not mix games played before and after the edit.
+    from reliquary.engine.modules import Module
+    base = parse_spec(SPEC, "s.toml")
+    keepers_spec = SPEC.replace("[[agents]]", '[settings]\nmodules = ["keepers"]\n[[agents]]')
+    keepers = parse_spec(keepers_spec, "s.toml")
+    before = keepers.spec_hash
+    monkeypatch.setattr(Module, "fingerprint", property(lambda self: f"{self.name}-edited"))
+    assert parse_spec(keepers_spec, "s.toml").spec_hash != before
+    assert parse_spec(SPEC, "s.toml").spec_hash == base.spec_hash  # no module: unchanged

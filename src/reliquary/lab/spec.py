@@ -209,6 +209,10 @@ class LabSpec:
         }
         if self.setups != [(None, None)]:   # a spec without a setup design keeps its hash
             fixed["setups"] = self.setups
+        modules = sorted({m for cell in self.settings_grid for m in cell.get("modules") or ()})
+        if modules:   # a module's data file fixes its games as the content does
+            from ..engine.modules import get
+            fixed["module_data"] = {m: get(m).fingerprint for m in modules}
         canon = json.dumps(fixed, sort_keys=True)
         return hashlib.sha256(canon.encode()).hexdigest()[:16]
 

@@ -44,8 +44,8 @@ def code_fingerprint() -> str:
     differ, so ``lab.json`` lists every fingerprint a run was played with."""
     root = Path(__file__).resolve().parent.parent
     digest = hashlib.sha256()
-    for path in sorted([*root.glob("engine/*.py"), *root.glob("ai/*.py")]):
-        digest.update(path.name.encode())
+    for path in sorted([*root.glob("engine/**/*.py"), *root.glob("ai/*.py")]):
+        digest.update(path.relative_to(root).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:12]
 
