@@ -509,11 +509,7 @@ def main() -> None:
                     for n in games:
                         run += 1
                         url = fresh_database(db, pg_url, folder, run)
-                        with Servers(url, procs, env=server_env,
-                                     cpus=server_cpus(args.pin_client)) as servers:
-                            r = asyncio.run(throughput(servers, n, args.seconds,
-                                                       args.warmup, args.clients,
-                                                       args.pin_client))
+                        r = measure(url, procs, server_env, n, args)
                         results[(db, procs, n)] = r
                         print(f"| {db} | {procs} | {n} | {r['decisions_s']:.0f} | "
                               f"{r['p50_ms']:.1f} | {r['p99_ms']:.1f} | {r['cpu_ms']:.2f} | "
@@ -562,6 +558,14 @@ def main() -> None:
     print(f"\n# load average at the end: {load[0]:.1f}")
 
 
+def measure(url: str, procs: int, env: dict[str, str], games: int,
+            args: argparse.Namespace) -> dict[str, Any]:
+    """One throughput measurement: ``procs`` servers on ``url``, ``games`` games."""
+    with Servers(url, procs, env=env, cpus=server_cpus(args.pin_client)) as servers:
+        return asyncio.run(throughput(servers, games, args.seconds, args.warmup,
+                                      args.clients, args.pin_client))
+
+
 def server_cpus(pin_client: int | None) -> set[int] | None:
     """The CPUs left to the servers when the client has ``pin_client`` to itself."""
     if pin_client is None:
@@ -594,11 +598,7 @@ def compare(baseline: str, databases: list[str], processes: list[int], games: li
                     for name, env in trees.items():
                         run += 1
                         url = fresh_database(db, pg_url, folder, run)
-                        with Servers(url, procs, env=env,
-                                     cpus=server_cpus(args.pin_client)) as servers:
-                            r = asyncio.run(throughput(servers, n, args.seconds,
-                                                       args.warmup, args.clients,
-                                                       args.pin_client))
+                        r = measure(url, procs, env, n, args)
                         got[name].append(r)
                         print(f"| {db} | {name} | {round_} | {procs} | {n} | "
                               f"{r['decisions_s']:.0f} | {r['p50_ms']:.1f} | "
