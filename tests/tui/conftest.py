@@ -26,6 +26,11 @@ def screen_text(app: App[None]) -> str:
     return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
 
 
+def words(text: str) -> str:
+    """Text with every run of whitespace as one space (wrapped lines compare as one)."""
+    return " ".join(text.split())
+
+
 async def settle(pilot: Pilot[None], screen: GameScreen, limit: float = 30.0) -> None:
     """Wait until the human is to decide (or the game is over): the AI's worker done."""
     deadline = time.monotonic() + limit

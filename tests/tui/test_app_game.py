@@ -24,7 +24,7 @@ from reliquary.tui.widgets import BoardView, board_layout
 from reliquary.web.games import undo_count
 from reliquary.web.text import Line, LogContext, describe, note_before
 
-from .conftest import screen_text, settle
+from .conftest import screen_text, settle, words
 
 pytestmark = pytest.mark.anyio
 ROW = re.compile(r"^\s*(\d+) │(.*)│\s*$")
@@ -111,10 +111,6 @@ class LogMirror:
             self.lines.extend(describe(self.ctx, self.game.apply(entry.option)))
             self.entries.append(entry)
         return self.lines
-
-
-def words(text: str) -> str:
-    return " ".join(text.split())
 
 
 def check_log(screen: GameScreen, lang: str, mirror: LogMirror) -> None:

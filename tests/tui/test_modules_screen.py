@@ -25,7 +25,7 @@ from reliquary.tui.modules import board_marks, end_phase_banner, module_panel
 from reliquary.tui.screens import HelpScreen
 from reliquary.tui.widgets import cell_text
 
-from .conftest import screen_text, settle
+from .conftest import screen_text, settle, words
 
 pytestmark = pytest.mark.anyio
 
@@ -38,10 +38,6 @@ def data(name: str) -> dict[str, Any]:
 GLORY = data("glory")
 OBJECTIVES = {o["id"]: o for o in GLORY["objective"]}
 UPGRADES = {u["id"]: u for u in GLORY["upgrade"]}
-
-
-def words(text: str) -> str:
-    return " ".join(text.split())
 
 
 def glory_position(content: Content, **options: Any) -> State:

@@ -24,7 +24,7 @@ from reliquary.rulesets import load_ruleset
 from reliquary.tui import GameSession, ReliquaryApp, ReplayApp, ReplaySession, Setup
 from reliquary.tui.screens import HelpScreen, NewGameScreen
 
-from .conftest import screen_text, settle
+from .conftest import screen_text, settle, words
 
 pytestmark = pytest.mark.anyio
 
@@ -33,10 +33,6 @@ def ruleset_files() -> dict[str, dict[str, Any]]:
     folder = resources.files("reliquary.data") / "rulesets"
     return {Path(f.name).stem: tomllib.loads(f.read_text(encoding="utf-8"))
             for f in folder.iterdir() if f.name.endswith(".toml")}
-
-
-def words(text: str) -> str:
-    return " ".join(text.split())
 
 
 def label_text(form: NewGameScreen, name: str) -> str:
