@@ -22,7 +22,7 @@ import functools
 import json
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -596,14 +596,7 @@ class _DirectWrites:
                   entries: list[tuple[str, int]], now: float,
                   notice: tuple[str, str] | None = None) -> None:
         params = {**self.advance_defaults, **values}
-        rows = [(game_id, start + i, token, player, now)
-                for i, (token, player) in enumerate(entries)]
-        advance: Any = params
-        added: list[Any] = rows
-        if self.positional:
-            advance = [params[k] for k in self.advance_order]
-        else:
-            added = [dict(zip(self.columns, row, strict=True)) for row in rows]
+        rev = values["b_rev"]
         if self.together is not None and entries:
             params.update(m_idx=[start + i for i in range(len(entries))],
                           m_token=[token for token, _ in entries],
@@ -612,26 +605,28 @@ class _DirectWrites:
             if notice is not None and self.told_together is not None:
                 statement = self.told_together
                 params.update(n_channel=notice[0], n_payload=notice[1])
-            raw = self.engine.raw_connection()
-            try:
-                self._write_together(raw, statement, params, game_id, values["b_rev"],
-                                     start, len(entries))
-            finally:
-                raw.close()  # back to the pool (invalidated ones are dropped)
+            with self._pooled() as raw:
+                self._write_together(raw, statement, params, game_id, rev, start,
+                                     len(entries))
             return
+        rows = [(game_id, start + i, token, player, now)
+                for i, (token, player) in enumerate(entries)]
+        advance: Any = params
+        added: list[Any] = rows
+        if self.positional:
+            advance = [params[k] for k in self.advance_order]
+        else:
+            added = [dict(zip(self.columns, row, strict=True)) for row in rows]
         if not self.keep:
-            raw = self.engine.raw_connection()
-            try:
-                self._write(raw, advance, added, game_id, values["b_rev"], start)
-            finally:
-                raw.close()  # back to the pool (invalidated ones are dropped)
+            with self._pooled() as raw:
+                self._write(raw, advance, added, game_id, rev, start)
             return
         with self._lock:
             if self._kept is None:
                 self._kept = self.engine.raw_connection()
             raw = self._kept
             try:
-                self._write(raw, advance, added, game_id, values["b_rev"], start)
+                self._write(raw, advance, added, game_id, rev, start)
             except StaleError:
                 raise
             except BaseException:
@@ -639,6 +634,16 @@ class _DirectWrites:
                 with contextlib.suppress(Exception):
                     raw.close()
                 raise
+
+    @contextlib.contextmanager
+    def _pooled(self) -> Iterator[Any]:
+        """A connection from the pool for one write, given back after it (an
+        invalidated one is dropped)."""
+        raw = self.engine.raw_connection()
+        try:
+            yield raw
+        finally:
+            raw.close()
 
     def _write(self, raw: Any, advance: Any, added: list[Any], game_id: str, rev: int,
                start: int) -> None:
