@@ -42,8 +42,9 @@ def load_module_data(path: str | Path, name: str, model: type[M]) -> M:
                 items = data.get(str(loc[0]))
                 if isinstance(items, list) and loc[1] < len(items) and isinstance(
                         items[loc[1]], dict):
-                    label = next((items[loc[1]][k] for k in ("name", "id", "card")
-                                  if k in items[loc[1]]), None)
+                    # an entry's label: its id, else its name, if a plain string
+                    label = next((items[loc[1]][k] for k in ("id", "name", "card")
+                                  if isinstance(items[loc[1]].get(k), str)), None)
                     entry = f" {loc[0]} {label!r}:" if label is not None else \
                         f" {loc[0]} {loc[1] + 1}:"
             problems.append(f"{path}:{entry} field '{where}': {e['msg']}")

@@ -71,7 +71,7 @@ def test_the_glory_panel_shows_both_hands_with_their_conditions(content: Content
         text = words(module_panel(s, lang).plain)
         for oid in ("ForwardBanner", "HoldTheLine", "FirstBlood"):
             o = OBJECTIVES[oid]
-            assert f"{oid} ({o['glory']}★) {words(o[lang])}" in text
+            assert f"{o['name'][lang]} ({o['glory']}★) {words(o[lang])}" in text
         # Key holds c4, in its own half: ForwardBanner (a marker in the enemy half) is
         # not met; nobody holds two. Glory, unspent and markers held per side.
         assert "✓" not in text
@@ -91,8 +91,9 @@ def test_an_objective_met_now_is_marked(content: Content) -> None:
     gs.markers = [s.geometry.parse("d6")]  # in Skull's half, held by Key's Minion
     gs.hands = [["ForwardBanner", "HoldTheLine"], []]
     text = words(module_panel(s, "en").plain)
-    assert f"✓ ForwardBanner ({OBJECTIVES['ForwardBanner']['glory']}★)" in text
-    assert f"· HoldTheLine ({OBJECTIVES['HoldTheLine']['glory']}★)" in text  # needs two
+    banner, line = OBJECTIVES["ForwardBanner"], OBJECTIVES["HoldTheLine"]
+    assert f"✓ {banner['name']['en']} ({banner['glory']}★)" in text
+    assert f"· {line['name']['en']} ({line['glory']}★)" in text  # needs two
 
 
 def test_upgrades_in_the_panel_name_the_piece_and_the_text(content: Content) -> None:
@@ -101,7 +102,8 @@ def test_upgrades_in_the_panel_name_the_piece_and_the_text(content: Content) -> 
     assert minion is not None
     s.add_condition(minion, UPGRADES["Fleet"]["condition"])
     for lang in ("en", "es"):
-        assert f"^ Fleet c4: {words(UPGRADES['Fleet'][lang])}" in words(
+        fleet = UPGRADES["Fleet"]
+        assert f"^ {fleet['name'][lang]} c4: {words(fleet[lang])}" in words(
             module_panel(s, lang).plain)
 
 
@@ -199,7 +201,8 @@ async def test_the_end_phase_is_its_own_step_with_its_prompts(lang: str) -> None
         shown = screen.query_one("#options", OptionList)
         prompts = [str(shown.get_option_at_index(i).prompt) for i in range(shown.option_count)]
         held = sorted(gs.hands[d.player])
-        assert prompts[:-1] == [f"{o} · {OBJECTIVES[o]['glory']}★ {OBJECTIVES[o][lang]}"
+        assert prompts[:-1] == [f"{o} · {OBJECTIVES[o]['name'][lang]} {OBJECTIVES[o]['glory']}★: "
+                                f"{OBJECTIVES[o][lang]}"
                                 for o in held]
         assert prompts[-1] == "pass"
         await pilot.press(*["tab"] * len(held))  # the last option: pass
@@ -236,7 +239,7 @@ async def test_glory_and_relic_points_in_the_status_and_panel() -> None:
         panel = app.screen.query_one("#module_text", Static)
         assert str(panel.content) == module_panel(state, "en").plain
         for oid in gs.hands[0] + gs.hands[1]:
-            assert oid in str(panel.content)
+            assert OBJECTIVES[oid]["name"]["en"] in str(panel.content)
 
 
 async def test_the_panel_is_hidden_without_modules() -> None:

@@ -72,18 +72,20 @@ def test_interact_preview_and_a_glory_upgrade_tooltip_in_both_languages_and_on_a
     guard = page.inner_text("#interact-preview")
     assert f"gains Defensive 1, until {side}'s next turn starts." in guard
     screenshot(page, "interact-preview")
-    # Glory's upgrades: the marker's tooltip is glory.toml's text, in both languages.
+    # Glory's upgrades: the marker's tooltip is glory.toml's name and text, in both
+    # languages.
     toml = resources.files("reliquary.data") / "glory.toml"  # what a designer edits
     data = tomllib.loads(toml.read_text(encoding="utf-8"))
     honed = next(u for u in data["upgrade"] if u["id"] == "HonedEdge")
-    assert _tooltip(page, honed["condition"]) == f"Upgrade HonedEdge: {honed['en']}"
+    assert _tooltip(page, honed["condition"]) == f"Upgrade {honed['name']['en']}: {honed['en']}"
     page.click("[data-lang='es']")
     page.wait_for_function("() => document.documentElement.lang === 'es'")
     page.wait_for_selector("#interact-preview[data-action='guard']")
     assert "gana Defensiva 1, hasta que empiece el siguiente turno de" in page.inner_text(
         "#interact-preview")
-    assert _tooltip(page, honed["condition"]) == f"Mejora HonedEdge: {honed['es']}"
-    # A designer's edit of the data is what the page shows (the words are not in the JS).
+    assert _tooltip(page, honed["condition"]) == f"Mejora {honed['name']['es']}: {honed['es']}"
+    # A designer's edit of the data is what the page shows (the words are not in the JS);
+    # an upgrade without a name is shown by its id.
     page.evaluate("async () => (await import('/static/js/glory.js')).useGloryData({glory: "
                   "{upgrades: [{id: 'HonedEdge', condition: 'honed', "
                   "text: {en: 'Edited.', es: 'Editado.'}}]}})")

@@ -55,13 +55,13 @@ def glory_cards(ctx: Context) -> list[HelpCard]:
         rule_en = EN["surge_rule" if o.timing == "surge" else "end_rule"]
         rule_es = ES["surge_rule" if o.timing == "surge" else "end_rule"]
         cards.append(HelpCard(
-            id=f"glory-objective-{o.id.lower()}", title=TableText(en=o.id, es=o.id),
+            id=f"glory-objective-{o.id.lower()}", title=TableText(en=o.name.en, es=o.name.es),
             mode=TableText(en=f"{EN['objective']} · {timing_en} · {o.glory} {EN['glory']}",
                            es=f"{ES['objective']} · {timing_es} · {o.glory} {ES['glory']}"),
             lines=(_line(f"**{o.en}**", f"**{o.es}**"), _line(rule_en, rule_es))))
     for u in DATA.upgrade:
         cards.append(HelpCard(
-            id=f"glory-upgrade-{u.id.lower()}", title=TableText(en=u.id, es=u.id),
+            id=f"glory-upgrade-{u.id.lower()}", title=TableText(en=u.name.en, es=u.name.es),
             mode=TableText(en=f"{EN['upgrade']} · {EN['cost']} {u.cost} {EN['glory']}",
                            es=f"{ES['upgrade']} · {ES['cost']} {u.cost} {ES['glory']}"),
             lines=(_line(f"**{u.en}**", f"**{u.es}**"),

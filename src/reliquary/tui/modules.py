@@ -31,7 +31,7 @@ from ..engine.modules.conditions import DATA as CONDITIONS
 from ..engine.modules.keepers import DATA as KEEPERS
 from ..engine.modules.keepers import KeepersHooks, kstate
 from ..web.conditions_text import action_name, condition_name
-from ..web.glory_text import objective_text, upgrade_text
+from ..web.glory_text import objective_name, objective_text, upgrade_name, upgrade_text
 from ..web.keepers_text import type_name
 from .i18n import side, t
 
@@ -166,13 +166,14 @@ def _glory(out: Text, state: State, lang: str) -> None:
             obj = rules.objectives[oid]
             met = obj.timing == "end_phase" and rules.met(state, p, obj)
             out.append("  ✓ " if met else "  · ", "bold green" if met else "")
-            out.append(f"{oid} ({obj.glory}★) ", "bold")
+            out.append(f"{objective_name(oid, lang)} ({obj.glory}★) ", "bold")
             out.append(objective_text(oid, lang) + "\n")
         for piece in sorted(state._own[p], key=lambda q: q.sq):
             for cond in (c[0] for c in piece.conds):
                 if cond in rules.upgrade_conds:
                     uid = next(u.id for u in rules.upgrades.values() if u.condition == cond)
-                    out.append(f"  {UPGRADE_MARK} {uid} {state.geometry.name(piece.sq)}: ",
+                    out.append(f"  {UPGRADE_MARK} {upgrade_name(uid, lang)} "
+                               f"{state.geometry.name(piece.sq)}: ",
                                "bold")
                     out.append(upgrade_text(uid, lang) + "\n")
     deck = len(rules.deck(state))
@@ -244,10 +245,12 @@ def option_names(state: State, lang: str) -> dict[str, dict[str, str]]:
     out: dict[str, dict[str, str]] = {}
     if "glory" in modules:
         rules = g.rules_of(state)
-        out[g.DISCARD] = {oid: f"{o.glory}★ {objective_text(oid, lang)}"
+        out[g.DISCARD] = {oid: f"{objective_name(oid, lang)} {o.glory}★: "
+                               f"{objective_text(oid, lang)}"
                           for oid, o in rules.objectives.items()}
         out[g.DRAW] = out[g.DISCARD]
-        out[g.UPGRADE] = {uid: f"{u.cost}★ {upgrade_text(uid, lang)}"
+        out[g.UPGRADE] = {uid: f"{upgrade_name(uid, lang)} {u.cost}★: "
+                               f"{upgrade_text(uid, lang)}"
                           for uid, u in rules.upgrades.items()}
     interact: dict[str, str] = {}
     if "conditions" in modules:

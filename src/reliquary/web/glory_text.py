@@ -33,11 +33,23 @@ _WHY = {"kill": ("for a kill", "por una muerte"), "shrine": ("for the Shrine", "
         "objective": ("for an objective", "por un objetivo")}
 
 
+def objective_name(oid: str, lang: str) -> str:
+    """An objective's name in ``lang`` (its id if the data has no such objective)."""
+    o = next((o for o in DATA.objective if o.id == oid), None)
+    return o.name.es if o is not None and lang == "es" else o.name.en if o else oid
+
+
 def objective_text(oid: str, lang: str) -> str:
     for o in DATA.objective:
         if o.id == oid:
             return o.en if lang == "en" else o.es
     return oid
+
+
+def upgrade_name(uid: str, lang: str) -> str:
+    """An upgrade's name in ``lang`` (its id if the data has no such upgrade)."""
+    u = next((u for u in DATA.upgrade if u.id == uid), None)
+    return u.name.es if u is not None and lang == "es" else u.name.en if u else uid
 
 
 def upgrade_text(uid: str, lang: str) -> str:
@@ -55,7 +67,8 @@ def _lines(side: Callable[[int, str], str], name: Callable[[int], str]
     def glory(d: dict[str, Any]) -> Line:
         why = d.get("why", "")
         if why == "objective":
-            en, es = f"for {d['objective']}", f"por {d['objective']}"
+            en = f"for {objective_name(d['objective'], 'en')}"
+            es = f"por {objective_name(d['objective'], 'es')}"
         elif why.startswith("keepers"):  # M-KEEP's relic points become Glory (§7)
             en, es = "in relic points", "en puntos de reliquia"
         else:
@@ -74,20 +87,24 @@ def _lines(side: Callable[[int, str], str], name: Callable[[int], str]
                   f"{'el Santuario' if d.get('shrine') else 'un marcador de objetivo'} en "
                   f"{at(d)}."},
         "objective_draw": lambda d: {
-            "en": f"{side(d['player'], 'en')} draws the objective {d['objective']}: "
+            "en": f"{side(d['player'], 'en')} draws the objective "
+                  f"{objective_name(d['objective'], 'en')}: "
                   f"{objective_text(d['objective'], 'en')}",
-            "es": f"{side(d['player'], 'es')} roba el objetivo {d['objective']}: "
+            "es": f"{side(d['player'], 'es')} roba el objetivo "
+                  f"{objective_name(d['objective'], 'es')}: "
                   f"{objective_text(d['objective'], 'es')}"},
         "objective_scored": lambda d: {
-            "en": f"{side(d['player'], 'en')} scores {d['objective']}.",
-            "es": f"{side(d['player'], 'es')} puntúa {d['objective']}."},
+            "en": f"{side(d['player'], 'en')} scores {objective_name(d['objective'], 'en')}.",
+            "es": f"{side(d['player'], 'es')} puntúa {objective_name(d['objective'], 'es')}."},
         "objective_discard": lambda d: {
-            "en": f"{side(d['player'], 'en')} discards {d['objective']}.",
-            "es": f"{side(d['player'], 'es')} descarta {d['objective']}."},
+            "en": f"{side(d['player'], 'en')} discards {objective_name(d['objective'], 'en')}.",
+            "es": f"{side(d['player'], 'es')} descarta {objective_name(d['objective'], 'es')}."},
         "upgrade": lambda d: {
-            "en": f"{side(d['player'], 'en')} buys {d['upgrade']} ({d['cost']} Glory) for the "
+            "en": f"{side(d['player'], 'en')} buys {upgrade_name(d['upgrade'], 'en')} "
+                  f"({d['cost']} Glory) for the "
                   f"piece on {at(d)}: {upgrade_text(d['upgrade'], 'en')}",
-            "es": f"{side(d['player'], 'es')} compra {d['upgrade']} ({d['cost']} de Gloria) "
+            "es": f"{side(d['player'], 'es')} compra {upgrade_name(d['upgrade'], 'es')} "
+                  f"({d['cost']} de Gloria) "
                   f"para la pieza en {at(d)}: {upgrade_text(d['upgrade'], 'es')}"},
         "end_phase": lambda d: {
             "en": f"{'Final End phase' if d['final'] else 'End phase'} {d['phase']} (after round "

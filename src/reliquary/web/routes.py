@@ -270,10 +270,12 @@ def glory_meta() -> dict[str, Any]:
     with its texts, and the phase table, from the module's data."""
     from ..engine.modules.glory import DATA
 
-    return {"objectives": [{"id": o.id, "timing": o.timing, "glory": o.glory,
-                            "text": {"en": o.en, "es": o.es}} for o in DATA.objective],
-            "upgrades": [{"id": u.id, "cost": u.cost, "condition": u.condition,
-                          "text": {"en": u.en, "es": u.es}} for u in DATA.upgrade],
+    return {"objectives": [{"id": o.id, "name": o.name.model_dump(), "timing": o.timing,
+                            "glory": o.glory, "text": {"en": o.en, "es": o.es}}
+                           for o in DATA.objective],
+            "upgrades": [{"id": u.id, "name": u.name.model_dump(), "cost": u.cost,
+                          "condition": u.condition, "text": {"en": u.en, "es": u.es}}
+                         for u in DATA.upgrade],
             "table": [{"sides": list(r.sides), "phase_rounds": r.phase_rounds,
                        "markers": r.markers} for r in DATA.table]}
 

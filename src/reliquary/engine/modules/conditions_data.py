@@ -14,6 +14,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ..hooks import BAN_NAMES, BASE_CONDITIONS, PREVENT_DAMAGE, PREVENT_PUSH
+from .words import Words
 
 NAME = "conditions"
 DATA_FILE = "conditions.toml"
@@ -23,13 +24,6 @@ Duration = Literal["round", "owner_turn", "until_owner_turn_start", "upkeep", "p
 
 class _Data(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class Words(_Data):
-    """A text in English and Spanish."""
-
-    en: str = Field(min_length=1)
-    es: str = Field(min_length=1)
 
 
 class UpkeepData(_Data):

@@ -12,6 +12,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from .words import Words
+
 #: The predicates each timing can check (§5.4): an End phase looks at the board and the
 #: phase's counts, a surge at the turn just taken.
 END_PHASE_KINDS = ("hold_markers", "hero_unharmed", "more_minions", "carry_enemy_relic",
@@ -41,6 +43,7 @@ class TableRow(_Data):
 
 class Objective(_Data):
     id: str = Field(pattern=r"^[A-Za-z][A-Za-z0-9]*$")
+    name: Words
     timing: Literal["end_phase", "surge"]
     kind: Literal["hold_markers", "hero_unharmed", "more_minions", "carry_enemy_relic",
                   "kills", "crushes", "hero_damaged", "displaced", "pickup_enemy_relic",
@@ -76,6 +79,7 @@ class Objective(_Data):
 
 class Upgrade(_Data):
     id: str = Field(pattern=r"^[A-Za-z][A-Za-z0-9]*$")
+    name: Words
     cost: int = Field(ge=0, le=9)
     condition: str
     en: str = Field(min_length=1)

@@ -14,21 +14,17 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from . import OptionSpec
+from .words import Words
 
 
 class _Data(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-class Names(_Data):
-    en: str
-    es: str
-
-
 class RelicType(_Data):
     id: str = Field(pattern=r"^[a-z][a-z_]*$")
     values: tuple[int, ...] = Field(min_length=1)
-    name: Names
+    name: Words
 
     @field_validator("values")
     @classmethod
@@ -46,7 +42,7 @@ class DevoutData(_Data):
 
 class ActionData(_Data):
     id: Literal["delve", "encamp", "decamp"]
-    text: Names
+    text: Words
 
 
 class KeepersData(_Data):

@@ -27,13 +27,14 @@ addStrings({
 const CELL = 60;  // board.js's
 
 // The upgrades' conditions in words from the module's data (meta.glory.upgrades, which
-// /api/meta reads from glory.toml): a piece's marker says "Upgrade HonedEdge: its hits …"
+// /api/meta reads from glory.toml): a piece's marker says "Upgrade Honed Edge: its hits …"
 // in either language, so an edit of the data shows on the page as it is.
 export function useGloryData(meta) {
   const table = {en: {}, es: {}};
   for (const u of (meta && meta.glory && meta.glory.upgrades) || []) {
     for (const code of ["en", "es"]) {
-      table[code][`cd_${u.condition}`] = `${code === "es" ? "Mejora" : "Upgrade"} ${u.id}`;
+      const name = (u.name && (u.name[code] || u.name.en)) || u.id;
+      table[code][`cd_${u.condition}`] = `${code === "es" ? "Mejora" : "Upgrade"} ${name}`;
       table[code][`cd_${u.condition}_text`] = (u.text && (u.text[code] || u.text.en)) || "";
     }
   }
@@ -42,6 +43,8 @@ export function useGloryData(meta) {
 
 function sqOf(index, n) { return String.fromCharCode(97 + index % n) + (Math.floor(index / n) + 1); }
 function text(x) { return (x && (x[lang] || x.en)) || ""; }
+// An objective's or upgrade's name in the page's language (its id if the data has none).
+function named(item, id) { return text(item && item.name) || id; }
 
 export function gloryOn(pos) { return !!(pos && pos.modules && pos.modules.glory); }
 
@@ -80,7 +83,7 @@ function cardHTML(meta, id, side) {
   if (!o) return `<span class="objective-card">${esc(id)}</span>`;
   const timing = o.timing === "surge" ? t("gl_surge") : t("gl_end_phase");
   return `<span class="objective-card timing-${esc(o.timing)}" data-objective="${esc(id)}" data-side="${side}" title="${esc(text(o.text))}">
-    <b>${esc(id)}</b> <span class="objective-glory">${o.glory} ★</span>
+    <b>${esc(named(o, id))}</b> <span class="objective-glory">${o.glory} ★</span>
     <span class="objective-timing">${esc(timing)}</span><span class="objective-text">${esc(text(o.text))}</span></span>`;
 }
 
@@ -105,7 +108,7 @@ export function gloryStatusHTML(pos, meta, d) {
   const sides = ["key", "skull"].map((side, i) => {
     const unspent = gs.glory[i] - gs.spent[i];
     const cards = gs.hands[i].map(id => cardHTML(meta, id, side)).join("");
-    const ups = gs.bought[i].length ? `<span class="glory-upgrades">${esc(t("gl_upgrades"))}: ${gs.bought[i].map(u => `<span class="upgrade-tag" title="${esc(text((upgrade(meta, u) || {}).text))}">${esc(u)}</span>`).join(" ")}</span>` : "";
+    const ups = gs.bought[i].length ? `<span class="glory-upgrades">${esc(t("gl_upgrades"))}: ${gs.bought[i].map(u => `<span class="upgrade-tag" data-upgrade="${esc(u)}" title="${esc(text((upgrade(meta, u) || {}).text))}">${esc(named(upgrade(meta, u), u))}</span>`).join(" ")}</span>` : "";
     return `<span class="glory-side turn-${side}" data-glory="${side}">${esc(sideName(side))} <b>${gs.glory[i]}</b> ${esc(t("gl_glory"))} <span class="glory-unspent">(${unspent} ${esc(t("gl_unspent"))})</span> · ${esc(t("gl_markers"))} ${held[i]}
       <span class="objective-hand" data-hand="${side}">${cards}</span>${ups}</span>`;
   }).join(" ");
@@ -115,15 +118,15 @@ export function gloryStatusHTML(pos, meta, d) {
 }
 
 // A button's words for the module's options (null: not the module's): an objective or
-// an upgrade by its id, with its text as the note.
+// an upgrade by its name, with its text as the note.
 export function gloryLabel(kind, opt, meta) {
   if (kind === "discard_objective" || kind === "objective_draw") {
     const o = objective(meta, opt);
-    if (o) return {label: `${opt} (${o.glory} ★)`, note: text(o.text)};
+    if (o) return {label: `${named(o, opt)} (${o.glory} ★)`, note: text(o.text)};
   }
   if (kind === "upgrade") {
     const u = upgrade(meta, opt);
-    if (u) return {label: `${opt} (${u.cost} ★)`, note: text(u.text)};
+    if (u) return {label: `${named(u, opt)} (${u.cost} ★)`, note: text(u.text)};
   }
   return null;
 }
