@@ -9,6 +9,7 @@ same rows for the same spec (only ``seconds``, the wall-clock time, differs).
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import multiprocessing
 import os
@@ -84,6 +85,41 @@ def sample_setup_chance(state: State, rng: random.Random, first: int | None) -> 
     return rng.choices([o for o, _ in outcomes], weights=[p for _, p in outcomes])[0]
 
 
+def stream_seed(chance_seed: int, kind: str) -> int:
+    """The seed of a rule module's chance kind in one game: a stable hash (not Python's
+    salted ``hash``) of the game's chance seed and the kind's name."""
+    digest = hashlib.sha256(f"{chance_seed}:{kind}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+class ChanceStreams:
+    """The dice of one game. The base game's deal and rolls come from one stream seeded by
+    the chance seed; each of a rule module's own chance kinds from a stream of its own.
+    So a module cell deals and rolls the numbers of its default cell (MODULES.md §10.2
+    step 1) until the rules make the games differ, whatever chance the module adds."""
+
+    def __init__(self, chance_seed: int, module_kinds: Iterable[str] = ()) -> None:
+        self.main = random.Random(chance_seed)
+        self._seed = chance_seed
+        self._kinds = frozenset(module_kinds) - BASE_CHANCE_KINDS
+        self._streams: dict[str, random.Random] = {}
+
+    def stream(self, state: State) -> random.Random:
+        """The stream that draws the state's current chance outcome."""
+        if not self._kinds:
+            return self.main
+        kind = state.decision().kind
+        if kind not in self._kinds:
+            return self.main
+        if kind not in self._streams:
+            self._streams[kind] = random.Random(stream_seed(self._seed, kind))
+        return self._streams[kind]
+
+
+#: The base game's chance decisions (S4's deal, the attack rolls).
+BASE_CHANCE_KINDS = frozenset({"deal", "roll"})
+
+
 def play_game(job: GameJob) -> Row:
     """Play one game of a run and return its row for the store (see ``docs/lab.md``)."""
     content = job.content or default_content()
@@ -92,7 +128,7 @@ def play_game(job: GameJob) -> Row:
     _warm_up(state)
     events: list[Any] = []
     state.events = events
-    rng = random.Random(job.chance_seed)
+    dice = ChanceStreams(job.chance_seed, Rulebook.of(content, settings).chance_kinds)
     agents = [
         _ForcedSetup(drafted(get_agent(entry.name, seed=seed, **entry.budget()), seed),
                      job.factions[seat] if job.factions else None,
@@ -108,7 +144,7 @@ def play_game(job: GameJob) -> Row:
     started = time.perf_counter()
     while state.result is None:
         if state.is_chance:
-            outcome = sample_setup_chance(state, rng, job.first)
+            outcome = sample_setup_chance(state, dice.stream(state), job.first)
             state.apply(outcome)
             if taken is not None:
                 taken.append(outcome)

@@ -152,6 +152,20 @@ class GameJob:
     ruleset: str = "classic"                  # the ruleset's name (kept records carry it)
 
 
+def is_module_key(name: str) -> bool:
+    """Whether a setting belongs to the rule modules: ``modules`` or ``<module>.<option>``."""
+    return name == "modules" or "." in name
+
+
+def base_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
+    """A cell's settings without the module keys: what a game's seeds hash."""
+    return {k: v for k, v in settings.items() if not is_module_key(k)}
+
+
+def _digest(fixed: list[Any]) -> str:
+    return hashlib.sha256(json.dumps(fixed, sort_keys=True).encode()).hexdigest()
+
+
 #: One setup of the experiment's design: (Key's rite, Skull's rite) or None, and the
 #: seat moving first (0 Key, 1 Skull) or None (as the deal falls).
 Setup = tuple[tuple[str, str] | None, int | None]
@@ -213,6 +227,8 @@ class LabSpec:
         if modules:   # a module's data file fixes its games as the content does
             from ..engine.modules import get
             fixed["module_data"] = {m: get(m).fingerprint for m in modules}
+            # the seeds leave the module keys out: stores seeded from them are refused
+            fixed["seeds"] = "base settings"
         canon = json.dumps(fixed, sort_keys=True)
         return hashlib.sha256(canon.encode()).hexdigest()[:16]
 
@@ -263,14 +279,16 @@ class LabSpec:
             for seating in self.seatings:
                 for p, pairing in enumerate(self.pairings):
                     rites, first = self.setup_for(p, rep)
-                    fixed: list[Any] = [self.seed, settings, seating, pairing, rep]
-                    if (rites, first) != (None, None):
-                        fixed.append([rites, first])
-                    key = json.dumps(fixed, sort_keys=True)
-                    digest = hashlib.sha256(key.encode()).hexdigest()
+                    design = [[rites, first]] if (rites, first) != (None, None) else []
+                    # the game's id hashes its whole cell; its seeds only the base game's
+                    # settings, so a module cell has its default cell's dice and deal
+                    # (MODULES.md §10.2 step 1); both are today's without module keys
+                    game_id = _digest([self.seed, settings, seating, pairing, rep, *design])
+                    digest = _digest([self.seed, base_settings(settings), seating, pairing,
+                                      rep, *design])
                     a_seat = 0 if len(self.agents) == 1 else seating.index(0)
                     out.append(GameJob(
-                        run=self.name, spec_hash=spec_hash, game_id=digest[:16],
+                        run=self.name, spec_hash=spec_hash, game_id=game_id[:16],
                         game_index=index, rep=rep, settings=dict(settings),
                         agents=(self.agents[seating[0]], self.agents[seating[1]]),
                         agent_a_seat=a_seat, factions=pairing,
@@ -337,7 +355,7 @@ def _settings_grid(problems: _Problems, raw: Any, content: Content | None,
     axes: list[list[tuple[str, Any]]] = []
     for name, value in raw.items():
         key = f"settings.{name}"
-        if name == "modules" or "." in name:  # M-MOD-1, M-MOD-2: checked as combinations
+        if is_module_key(name):  # M-MOD-1, M-MOD-2: checked as combinations
             values = _module_values(problems, key, name, value)
             if values:
                 axes.append([(name, v) for v in values])
