@@ -91,6 +91,76 @@ def test_a_locked_file_is_sqlalchemy_s_operational_error(tmp_path: Path,
     assert store.add_moves("g", 1, 1, [("b", 1)], False) == 2  # the connection still works
 
 
+def test_sqlite_writes_that_queue_together_share_one_commit(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Decisions that wait for SQLite's writer meanwhile are stored in one transaction
+    (one sync of the log), each in a savepoint: a stale one, or one whose index is
+    taken, is refused alone, and the others are stored and answered."""
+    import asyncio
+    import time
+
+    store = Store(f"sqlite:///{tmp_path / 'w.db'}")
+    for g in "abcd":
+        store.create_game(g, "hotseat", {}, {}, {"both": "x"}, [("a", 0)])
+    with store.engine.begin() as conn:  # game d's index 1 stored behind the row's back
+        conn.execute(db.moves.insert().values(game_id="d", idx=1, token="z", player=0,
+                                              created=0.0))
+    assert store._direct is not None
+    groups: list[int] = []
+    together = store._direct.add_moves_together
+
+    def counted(calls: list[Any]) -> list[Any]:
+        groups.append(len(calls))
+        return together(calls)
+
+    monkeypatch.setattr(store._direct, "add_moves_together", counted)
+    slow_done: list[int] = []
+
+    def slow_write() -> None:
+        time.sleep(0.2)
+        slow_done.append(1)
+
+    async def main() -> list[Any]:
+        # A slow write first: the four decisions queue behind it.
+        slow = store.run(slow_write)
+        writes = [store.run(store.add_moves, "a", 1, 1, [("b", 1), ("c", -1)], False),
+                  store.run(store.add_moves, "b", 7, 1, [("b", 1)], False),  # stale
+                  store.run(store.add_moves, "c", 1, 1, [("b", 0)], True),
+                  store.run(store.add_moves, "d", 1, 1, [("b", 1)], False)]  # taken
+        return list(await asyncio.gather(slow, *writes, return_exceptions=True))[1:]
+
+    answers = asyncio.run(main())
+    assert groups == [4] and slow_done == [1]
+    assert answers[0] == 2 and answers[2] == 2
+    assert isinstance(answers[1], StaleError) and "revision 7" in str(answers[1])
+    assert isinstance(answers[3], StaleError) and "is taken" in str(answers[3])
+    assert store.moves_of("a") == [("a", 0), ("b", 1), ("c", -1)]
+    assert store.moves_of("b") == [("a", 0)] and store.moves_of("d") == [("a", 0), ("z", 0)]
+    rows = {g: store.get_game(g) for g in "abcd"}
+    assert [(r.rev, r.seq, r.finished) for r in rows.values() if r] == [
+        (2, 3, False), (1, 1, False), (2, 2, True), (1, 1, False)]
+
+
+def test_a_group_of_writes_that_fails_as_a_whole_is_made_one_by_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A failure of the shared transaction (here: its commit) stores none of it; each
+    write is then made on its own, with its own answer."""
+    store = Store(f"sqlite:///{tmp_path / 'w.db'}")
+    for g in "ab":
+        store.create_game(g, "hotseat", {}, {}, {"both": "x"}, [("a", 0)])
+    assert store._direct is not None
+
+    def broken(calls: list[Any]) -> list[Any]:
+        raise OperationalError("COMMIT", None, sqlite3.OperationalError("disk I/O error"))
+
+    monkeypatch.setattr(store._direct, "add_moves_together", broken)
+    answers = store._add_moves_together([("a", 1, 1, [("b", 1)], False),
+                                         ("b", 3, 1, [("b", 1)], False)])
+    assert answers[0] == (True, 2)
+    assert answers[1][0] is False and isinstance(answers[1][1], StaleError)
+    assert store.moves_of("a") == [("a", 0), ("b", 1)] and store.moves_of("b") == [("a", 0)]
+
+
 def test_a_lost_database_server_is_sqlalchemy_s_operational_error() -> None:
     """PostgreSQL: a write on a connection the server dropped is SQLAlchemy's
     OperationalError (503 busy on the decide path), and the next write takes a fresh

@@ -230,7 +230,9 @@ class Store:
         meanwhile waits for a write that has begun to end (its lock then still orders
         the game's writes), and is cancelled after."""
         if self._writer is not None:
-            return await self._writer.run(fn, *args)
+            together = (self._add_moves_together if fn == self.add_moves
+                        and self._direct is not None and self._direct.keep else None)
+            return await self._writer.run(fn, *args, together=together)
         assert self._threads is not None
         work = self._threads.submit(fn, *args)
         future = asyncio.wrap_future(work)
@@ -307,8 +309,7 @@ class Store:
         All or none; returns the new revision. Raises :class:`StaleError` when another
         writer moved the game on (or already holds one of those indexes)."""
         now = time.time()
-        values = {"b_id": game_id, "b_rev": rev, "b_start": start,
-                  "b_seq": start + len(entries), "b_finished": int(finished), "b_now": now}
+        values = _advance_values(game_id, rev, start, entries, finished, now)
         if self._direct is not None:  # the same statements, without the toolkit
             notice = (None if self.notice is None
                       else (self.notice[0], f"{self.notice[1]}:{game_id}"))
@@ -323,6 +324,24 @@ class Store:
         except IntegrityError:
             raise StaleError(f"decision {start} of game {game_id} is taken") from None
         return rev + 1
+
+    def _add_moves_together(self, calls: list[tuple[Any, ...]]) -> list[tuple[bool, Any]]:
+        """Several :meth:`add_moves` (their arguments) that queued for SQLite's writer,
+        as one transaction: one sync of the log for them all (each commit's sync is
+        most of a decision's write, :data:`SQLITE_SYNCHRONOUS`), each write in a
+        savepoint of its own so that a stale one is refused alone. ``(True, new
+        revision)`` or ``(False, error)`` for each, answered only once committed; a
+        failure of the whole (a busy file) makes them again one by one, as without."""
+        assert self._direct is not None
+        now = time.time()
+        try:
+            errors = self._direct.add_moves_together(
+                [(_advance_values(game_id, rev, start, entries, finished, now), game_id,
+                  start, entries, now) for game_id, rev, start, entries, finished in calls])
+        except Exception:  # nothing was stored: each on its own, with its own answer
+            return [_attempt(self.add_moves, call) for call in calls]
+        return [(False, error) if error is not None else (True, call[1] + 1)
+                for call, error in zip(calls, errors, strict=True)]
 
     def concede(self, game_id: str, rev: int, seq: int, loser: int, reason: str) -> int:
         """End a game at revision ``rev`` (with ``seq`` decisions) by a concession (a loss
@@ -452,16 +471,19 @@ class _Writer:
     each event loop once per batch."""
 
     def __init__(self) -> None:
-        self._queue: collections.deque[tuple[Callable[..., Any], tuple[Any, ...],
-                                             asyncio.Future[Any]]] = collections.deque()
+        self._queue: collections.deque[_Job] = collections.deque()
         self._ready = threading.Condition()
         self._idle = False
         self._thread: threading.Thread | None = None
 
-    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+    async def run(self, fn: Callable[..., T], *args: Any,
+                  together: Together | None = None) -> T:
+        """``fn(*args)`` in the writer's thread; ``together``: makes several such calls
+        that queued one after another at once (their arguments in, each one's
+        ``(ok, result or error)`` out)."""
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         with self._ready:
-            self._queue.append((fn, args, future))
+            self._queue.append((fn, args, future, together))
             if self._thread is None:
                 self._thread = threading.Thread(target=self._work, name="reliquary-db-writer",
                                                 daemon=True)
@@ -488,16 +510,52 @@ class _Writer:
                 self._queue.clear()
             done: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[Any], bool,
                                                               Any]]] = {}
-            for fn, args, future in batch:
-                try:
-                    outcome: tuple[asyncio.Future[Any], bool, Any] = (future, True,
-                                                                      fn(*args))
-                except BaseException as err:  # given to the waiting coroutine
-                    outcome = (future, False, err)
-                done.setdefault(future.get_loop(), []).append(outcome)
+            for jobs, results in _made(batch):
+                for (_, _, future, _), (ok, value) in zip(jobs, results, strict=True):
+                    done.setdefault(future.get_loop(), []).append((future, ok, value))
             for loop, outcomes in done.items():
                 with contextlib.suppress(RuntimeError):  # that loop has closed meanwhile
                     loop.call_soon_threadsafe(_settle, outcomes)
+
+
+#: A write waiting for :class:`_Writer`: the function, its arguments, the waiting
+#: future and how several such calls are made together (or None).
+_Job = tuple[Callable[..., Any], tuple[Any, ...], "asyncio.Future[Any]", "Together | None"]
+#: Several calls' arguments in, ``(ok, result or error)`` of each out.
+Together = Callable[[list[tuple[Any, ...]]], list[tuple[bool, Any]]]
+
+
+def _made(batch: list[_Job]) -> Iterator[tuple[list[_Job], list[tuple[bool, Any]]]]:
+    """Make the writes of ``batch`` in order: each one alone, except runs of two or more
+    with the same ``together``, which make them at once; yields each run and its
+    ``(ok, result or error)`` per job."""
+    i = 0
+    while i < len(batch):
+        together = batch[i][3]
+        j = i + 1
+        while together is not None and j < len(batch) and batch[j][3] == together:
+            j += 1
+        jobs = batch[i:j]
+        if together is not None and len(jobs) > 1:
+            yield jobs, together([args for _, args, _, _ in jobs])
+        else:
+            yield jobs, [_attempt(jobs[0][0], jobs[0][1])]
+        i = j
+
+
+def _attempt(fn: Callable[..., Any], args: tuple[Any, ...]) -> tuple[bool, Any]:
+    """``(True, fn(*args))``, or ``(False, the error)`` for the waiting coroutine."""
+    try:
+        return True, fn(*args)
+    except BaseException as err:  # given to the waiting coroutine
+        return False, err
+
+
+def _advance_values(game_id: str, rev: int, start: int, entries: list[tuple[str, int]],
+                    finished: bool, now: float) -> dict[str, Any]:
+    """The parameters of :data:`_ADVANCE` for decisions ``entries`` stored at ``start``."""
+    return {"b_id": game_id, "b_rev": rev, "b_start": start,
+            "b_seq": start + len(entries), "b_finished": int(finished), "b_now": now}
 
 
 def _settle(outcomes: list[tuple[asyncio.Future[Any], bool, Any]]) -> None:
@@ -634,6 +692,61 @@ class _DirectWrites:
                 with contextlib.suppress(Exception):
                     raw.close()
                 raise
+
+    def add_moves_together(self, calls: list[tuple[dict[str, Any], str, int,
+                                                 list[tuple[str, int]], float]]
+                           ) -> list[StaleError | None]:
+        """SQLite: several :meth:`add_moves` (``(values, game_id, start, entries,
+        now)`` each) in one transaction, each in a savepoint: None for a write made,
+        :class:`StaleError` for one refused (rolled back to its savepoint alone), and
+        one commit for all. Any other error rolls them all back and is raised."""
+        assert self.positional and self.keep
+        with self._lock:
+            if self._kept is None:
+                self._kept = self.engine.raw_connection()
+            raw = self._kept
+            cursor = raw.cursor()
+            statement = "BEGIN"
+            answers: list[StaleError | None] = []
+            try:
+                cursor.execute(statement)
+                for values, game_id, start, entries, now in calls:
+                    statement = "SAVEPOINT decision"
+                    cursor.execute(statement)
+                    try:
+                        statement = self.advance
+                        cursor.execute(statement, [{**self.advance_defaults, **values}[k]
+                                                   for k in self.advance_order])
+                        if cursor.rowcount != 1:
+                            raise StaleError(f"game {game_id} is no longer at revision "
+                                             f"{values['b_rev']}")
+                        statement = self.insert
+                        cursor.executemany(statement, [
+                            (game_id, start + i, token, player, now)
+                            for i, (token, player) in enumerate(entries)])
+                        answers.append(None)
+                    except (StaleError, self.dbapi.IntegrityError) as err:
+                        statement = "ROLLBACK TO decision"
+                        cursor.execute(statement)
+                        answers.append(err if isinstance(err, StaleError) else StaleError(
+                            f"decision {start} of game {game_id} is taken"))
+                    statement = "RELEASE decision"
+                    cursor.execute(statement)
+                statement = "COMMIT"
+                raw.commit()
+            except BaseException as err:
+                with contextlib.suppress(Exception):
+                    raw.rollback()
+                if isinstance(err, self.dbapi.Error):
+                    self._kept = None  # a fresh one next time: this one may be broken
+                    with contextlib.suppress(Exception):
+                        raw.close()
+                    self._reword(err, raw, cursor, statement, "", 0)
+                raise
+            finally:
+                with contextlib.suppress(Exception):
+                    cursor.close()
+        return answers
 
     @contextlib.contextmanager
     def _pooled(self) -> Iterator[Any]:
