@@ -124,11 +124,12 @@ TESTS: dict[str, tuple[str, ...]] = {
     # VAR1-VAR4 and the first turn (T8, D4); the position key (it holds VAR1's counts)
     "engine/state.py": ("tests/rules", "tests/ai/test_hashing.py", "tests/ai/test_pinned_ai.py"),
     "ai/evaluation.py": ("tests/ai/test_pinned_ai.py", "tests/ai/test_vigil.py",
-                         "tests/ai/test_search.py", "tests/ai/test_eval_terms.py"),
+                         "tests/ai/test_search.py", "tests/ai/test_eval_terms.py",
+                         "tests/ai/test_eval_reference.py"),
     "ai/search.py": ("tests/ai/test_pinned_ai.py", "tests/ai/test_vigil.py",
                      "tests/ai/test_search.py", "tests/ai/test_warm_search.py",
                      "tests/ai/test_hint.py", "tests/ai/test_search_noise.py",
-                     "tests/ai/test_search_reference.py"),
+                     "tests/ai/test_search_reference.py", "tests/ai/test_search_bounds.py"),
 }
 
 # ---------------------------------------------------------------------- the faults

@@ -10,6 +10,7 @@ against the plain expectimax."""
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import pytest
@@ -44,7 +45,7 @@ def _windows(state: State, me: int, end_turns: int) -> tuple[float, list[tuple[f
     exact = max(values)
     edges = sorted(set(values))
     return exact, ([(-math.inf, v) for v in edges] + [(v, math.inf) for v in edges]
-                   + [(a, b) for a, b in zip(edges, edges[1:], strict=False)])
+                   + list(itertools.pairwise(edges)))
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
