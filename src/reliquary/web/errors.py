@@ -41,6 +41,11 @@ class WebError(Exception):
         return {"error": self.message, "code": self.code, **self.extra}
 
 
+#: One encoder for every answer (``json.dumps`` with options builds a new one per call,
+#: and a decision encodes its view and each new log line).
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
 def encode_json(value: Any) -> str:
     """JSON as the API answers it (UTF-8 text, no spaces)."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return _ENCODER.encode(value)
