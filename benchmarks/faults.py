@@ -129,7 +129,8 @@ TESTS: dict[str, tuple[str, ...]] = {
     "ai/search.py": ("tests/ai/test_pinned_ai.py", "tests/ai/test_vigil.py",
                      "tests/ai/test_search.py", "tests/ai/test_warm_search.py",
                      "tests/ai/test_hint.py", "tests/ai/test_search_noise.py",
-                     "tests/ai/test_search_reference.py", "tests/ai/test_search_bounds.py"),
+                     "tests/ai/test_search_reference.py", "tests/ai/test_search_bounds.py",
+                     "tests/ai/test_principal_variation.py"),
 }
 
 # ---------------------------------------------------------------------- the faults
