@@ -160,9 +160,68 @@ def vigil(s: State, q: int) -> float:
     return (4 - s.vigil) / 3 * s.vigil_scores()[q]
 
 
+def _line(s: State, card: str, piece: Piece) -> tuple[int, int]:
+    """(reach, most damage) of a piece's attack with a card, as docs/ai.md reads it: the
+    line's range, plus 1 for an adjacent strike's lunge (D8); Ordeal's best face;
+    Gale's crush (a push of 2 that may crush for 1)."""
+    line = s.line_for(card, piece)
+    if line.effect == "strike":
+        return line.range + (1 if line.adjacent else 0), line.damage
+    if line.effect == "ordeal":
+        return line.range, max(row.damage for row in line.table)
+    if line.effect == "gale":
+        return 2, 1
+    return 0, 0
+
+
+def _mover(s: State) -> int | None:
+    """The player to move, when their attacks count: none at a roll, none on a first
+    turn without damage (T8)."""
+    mover = s.current_player
+    if mover not in (0, 1):
+        return None
+    if s.settings.first_turn == "no_damage" and s.turns_taken[mover] == 0:
+        return None
+    return int(mover)
+
+
+def _damage_at(s: State, mover: int, target: Piece) -> int:
+    """The most damage one attack of ``mover`` could deal to ``target`` (distances)."""
+    return max([damage for p in s.pieces.values() if p.owner == mover
+                for card in s.hands[mover]
+                for reach, damage in [_line(s, card, p)]
+                if _chebyshev(s, p.sq, target.sq) <= reach], default=0)
+
+
+def hero_exposed(s: State, q: int) -> float:
+    """15 a point of damage the other side, to move, could deal ``q``'s Hero."""
+    mover, hero = _mover(s), _hero(s, q)
+    if mover != 1 - q or hero is None:
+        return 0.0
+    damage = _damage_at(s, mover, hero)
+    return -float(damage) if damage < hero.hp else 0.0
+
+
+def hero_en_prise(s: State, q: int) -> float:
+    """250 when one attack of the other side, to move, could kill ``q``'s Hero."""
+    mover, hero = _mover(s), _hero(s, q)
+    if mover != 1 - q or hero is None:
+        return 0.0
+    return -1.0 if _damage_at(s, mover, hero) >= hero.hp else 0.0
+
+
+def minion_en_prise(s: State, q: int) -> float:
+    """12 when the other side, to move, could strike one of ``q``'s Minions."""
+    mover = _mover(s)
+    if mover != 1 - q:
+        return 0.0
+    return -1.0 if any(_damage_at(s, mover, p) > 0 for p in s.pieces.values()
+                       if p.owner == q and not p.hero) else 0.0
+
+
 TERMS = (hero_hp, hero_last_hp, minion, advance, threat_adjacent, threat_near, carry,
          carry_progress, carrier_threat, ground_progress, reach, guard, pool, pool_ready,
-         rite, vigil)
+         rite, vigil, hero_exposed, hero_en_prise, minion_en_prise)
 
 
 def _positions(seed: int, **settings: Any) -> list[State]:
