@@ -8,6 +8,15 @@
    over them, all on one database): decisions/s, p50 and p99 of a decision's round
    trip, refusals. Ratios: against issue 7's baseline (907 decisions/s at 20 games on
    SQLite, one process), PostgreSQL to SQLite, two processes to one.
+   **Open loop** (``--rate R``, comma-separated for several): the same games, but each
+   takes a decision at steady times, ``games / R`` seconds apart (staggered, so R
+   decisions/s in all), like players who think, not as fast as the server answers: the
+   p99 then measures the server, not the queue a closed loop builds (there a
+   decision's latency is about games / decisions/s). A decision whose answer has not
+   come when the next is due goes as soon as it does. The client's own lateness (a
+   decision sent after it was due although its view was there: the client's CPU not
+   keeping up) is printed beside it, and the share of decisions that waited for the
+   previous answer past their time (the server not keeping up).
 2. **Interference**: the p99 of a hot-seat game paced at one decision per 50 ms, alone
    and while 4 ``max`` AI games think (their searches run in the AI process pool).
 3. **AI pace**: the time from the human's decision to the AI's whole turn being
@@ -26,6 +35,7 @@ started like scripts/test.sh does.
     python benchmarks/web_load.py --only throughput --db sqlite --games 200
     python benchmarks/web_load.py --only throughput --compare /tmp/old/src --db postgresql
     python benchmarks/web_load.py --only throughput --db postgresql --processes 1,2 --pin-client 1
+    python benchmarks/web_load.py --only throughput --db sqlite --games 200 --rate 50,100,200
 """
 
 from __future__ import annotations
@@ -180,9 +190,45 @@ class Samples:
     times: list[tuple[float, float]] = field(default_factory=list)
     refusals: dict[int | str, int] = field(default_factory=dict)
     started: int = 0  # games that have had their first decision answered
+    #: Open loop: (sent at, seconds the client sent it after it was due with its view
+    #: there, whether it waited past its time for the previous answer).
+    late: list[tuple[float, float, bool]] = field(default_factory=list)
+    created: int = 0  # open loop: games with their first view, and when all had it
+    begin: float | None = None
 
     def window(self, start: float, end: float) -> list[float]:
         return [dt for at, dt in self.times if start <= at <= end]
+
+
+@dataclass
+class Pacer:
+    """Open loop: one game's decisions at steady times, ``interval`` seconds apart (a
+    player's pace, not the server's). The first is due ``offset`` seconds after the
+    last of the ``games`` games that share ``samples`` has its first view (creating
+    hundreds of games takes a while): offsets spread over one interval make a steady
+    total rate."""
+
+    interval: float
+    offset: float
+    games: int
+    due: float | None = None
+
+    async def wait(self, ready: float, samples: Samples) -> None:
+        """Wait for the next decision's time (``ready``: when its view arrived) and
+        record how late it goes."""
+        if self.due is None:
+            samples.created += 1
+            if samples.created == self.games:
+                samples.begin = time.monotonic()
+            while samples.begin is None:
+                await asyncio.sleep(0.02)
+            self.due = samples.begin + self.offset
+        delay = self.due - time.monotonic()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        sent = time.monotonic()
+        samples.late.append((sent, sent - max(self.due, ready), ready > self.due))
+        self.due += self.interval
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -199,17 +245,19 @@ def answering(view: dict[str, Any]) -> dict[str, Any]:
 
 
 async def play_hotseat(client: httpx.AsyncClient | None, url: str, samples: Samples,
-                       stop: list[float], rng: random.Random, pace: float = 0.0) -> None:
+                       stop: list[float], rng: random.Random, pace: float = 0.0,
+                       pacer: Pacer | None = None) -> None:
     """Hot-seat games with random legal options until ``stop``, on a client of their own
-    (one httpx pool for hundreds of games spends its time in the pool's bookkeeping)."""
+    (one httpx pool for hundreds of games spends its time in the pool's bookkeeping);
+    ``pacer``: open loop, each decision at its time."""
     if client is None:
         async with httpx.AsyncClient(timeout=120) as own:
-            await play_hotseat(own, url, samples, stop, rng, pace)
+            await play_hotseat(own, url, samples, stop, rng, pace, pacer)
         return
     first = True
     while time.monotonic() < stop[0]:
         try:
-            await play_one(client, url, samples, stop, rng, pace, first)
+            await play_one(client, url, samples, stop, rng, pace, first, pacer)
             first = False
         except httpx.HTTPError as err:  # a dropped connection: count it, go on
             samples.refusals[type(err).__name__] = samples.refusals.get(
@@ -217,7 +265,8 @@ async def play_hotseat(client: httpx.AsyncClient | None, url: str, samples: Samp
 
 
 async def play_one(client: httpx.AsyncClient, url: str, samples: Samples, stop: list[float],
-                   rng: random.Random, pace: float, first: bool = False) -> None:
+                   rng: random.Random, pace: float, first: bool = False,
+                   pacer: Pacer | None = None) -> None:
     """One hot-seat game (until it ends or ``stop``)."""
     created = await client.post(f"{url}/api/games", json={"mode": "hotseat"})
     if created.status_code != 201:
@@ -230,6 +279,8 @@ async def play_one(client: httpx.AsyncClient, url: str, samples: Samples, stop: 
     view = (await client.get(f"{url}/api/games/{game_id}", params={"t": token})).json()
     while view.get("decision") and time.monotonic() < stop[0]:
         option = rng.choice(view["decision"]["options"])
+        if pacer is not None:
+            await pacer.wait(time.monotonic(), samples)
         started = time.perf_counter()
         answer = await client.post(f"{url}/api/games/{game_id}/decide", json={
             "token": token, **answering(view), "option": option})
@@ -250,30 +301,43 @@ async def play_one(client: httpx.AsyncClient, url: str, samples: Samples, stop: 
 
 
 def client_part(urls: list[str], first: int, count: int, stop: list[float], seed: int,
-                samples: Samples | None = None, cpu: int | None = None
-                ) -> tuple[list[tuple[float, float]], dict[int | str, int]]:
+                samples: Samples | None = None, cpu: int | None = None,
+                interval: float | None = None, total: int = 0
+                ) -> tuple[list[tuple[float, float]], dict[int | str, int],
+                           list[tuple[float, float, bool]]]:
     """``count`` games' clients (in a thread or a client process of their own), on
-    CPU ``cpu`` alone if given (Linux: the calling thread's affinity)."""
+    CPU ``cpu`` alone if given (Linux: the calling thread's affinity). ``interval``:
+    open loop, each game's decisions that many seconds apart, the first ones of all
+    ``total`` games spread evenly over one interval (:class:`Pacer`)."""
     samples = samples if samples is not None else Samples()
     if cpu is not None:
         os.sched_setaffinity(0, {cpu})
 
+    def pacer(i: int) -> Pacer | None:
+        if interval is None:
+            return None
+        return Pacer(interval, interval * (first + i) / (total or count), count)
+
     async def play() -> None:
         await asyncio.gather(*(play_hotseat(None, urls[(first + i) % len(urls)], samples,
-                                            stop, random.Random(seed + i))
+                                            stop, random.Random(seed + i), pacer=pacer(i))
                                for i in range(count)))
 
     asyncio.run(play())
-    return samples.times, samples.refusals
+    return samples.times, samples.refusals, samples.late
 
 
 async def throughput(servers: Servers, games: int, seconds: float, warmup: float,
-                     clients: int = 1, cpu: int | None = None) -> dict[str, Any]:
-    """Decisions/s, round-trip percentiles and the servers' CPU per decision.
+                     clients: int = 1, cpu: int | None = None, rate: float | None = None
+                     ) -> dict[str, Any]:
+    """Decisions/s, round-trip percentiles and the servers' CPU per decision; ``rate``:
+    open loop at that many decisions/s in all (:class:`Pacer`), with the client's
+    lateness.
 
     One client process: the window opens ``warmup`` seconds after every game has had
     its first decision (creating hundreds of games takes a while on a busy machine).
     Several (``clients``): after a fixed ``warmup`` (time.monotonic is system-wide)."""
+    interval = games / rate if rate else None
     samples = Samples()
     stop = [time.monotonic() + 3600.0 if clients == 1 else time.monotonic() + warmup + seconds]
     window: list[float] = []
@@ -294,7 +358,7 @@ async def throughput(servers: Servers, games: int, seconds: float, warmup: float
 
     if clients == 1:
         parts = [asyncio.to_thread(client_part, servers.urls, 0, games, stop, 1, samples,
-                                   cpu)]
+                                   cpu, interval, games)]
     else:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
@@ -303,21 +367,30 @@ async def throughput(servers: Servers, games: int, seconds: float, warmup: float
         pool = ProcessPoolExecutor(clients, mp_context=multiprocessing.get_context("spawn"))
         loop = asyncio.get_running_loop()
         parts = [loop.run_in_executor(pool, client_part, servers.urls, sum(shares[:i]),
-                                      shares[i], stop, 1 + 1000 * i, None, cpu)
+                                      shares[i], stop, 1 + 1000 * i, None, cpu, interval,
+                                      games)
                  for i in range(clients)]
     results = await asyncio.gather(sample_cpu(), *parts)
     if clients > 1:
-        for times, refusals in results[1:]:
+        for times, refusals, lateness in results[1:]:
             samples.times.extend(times)
+            samples.late.extend(lateness)
             for key, n in refusals.items():
                 samples.refusals[key] = samples.refusals.get(key, 0) + n
     start, end, cpu = window
     measured = samples.window(start, end)
+    late = [(dt, waited) for at, dt, waited in samples.late if start <= at <= end]
+    late_s = [dt for dt, _ in late]
     return {"decisions_s": len(measured) / (end - start),
             "p50_ms": percentile(measured, 0.5) * 1000,
             "p99_ms": percentile(measured, 0.99) * 1000,
             "cpu_ms": cpu * 1000 / len(measured) if measured else float("nan"),
-            "refused": dict(samples.refusals)}
+            "refused": dict(samples.refusals),
+            # open loop: the client's own lateness, and the share of decisions that
+            # waited past their time for the answer before them
+            "late_p50_ms": percentile(late_s, 0.5) * 1000,
+            "late_p99_ms": percentile(late_s, 0.99) * 1000,
+            "waited": sum(w for _, w in late) / len(late) if late else float("nan")}
 
 
 async def paced_p99(url: str, seconds: float, ai_games: int, level: str) -> dict[str, Any]:
@@ -471,6 +544,11 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=1,
                         help="client processes sharing the games (one Python client "
                              "saturates near a thousand requests/s)")
+    parser.add_argument("--rate", default=None, metavar="R[,R…]",
+                        help="throughput: open loop, each game deciding at steady times "
+                             "for R decisions/s in all (several: comma-separated), with "
+                             "the client's lateness; default: closed loop, as fast as "
+                             "the answers come")
     parser.add_argument("--pin-client", type=int, default=None, metavar="CPU",
                         help="throughput: the load client on this CPU alone, the servers "
                              "(and their AI workers) on the others (Linux)")
@@ -499,7 +577,25 @@ def main() -> None:
         print(f"\n# load average at the end: {os.getloadavg()[0]:.1f}")
         return
     with pg as pg_url:
-        if args.only in (None, "throughput"):
+        if args.only in (None, "throughput") and args.rate:
+            print("\nOpen loop: each game decides at steady times, games / rate seconds "
+                  "apart\n")
+            print(OPEN_LOOP_HEAD)
+            opened: dict[tuple[str, int, int, float], dict[str, Any]] = {}
+            run = 0
+            for db in databases:
+                for procs in processes:
+                    for n in games:
+                        for rate in rates_of(args):
+                            assert rate is not None
+                            run += 1
+                            url = fresh_database(db, pg_url, folder, run)
+                            r = measure(url, procs, server_env, n, args, rate)
+                            opened[(db, procs, n, rate)] = r
+                            print(open_loop_row(db, procs, n, rate, r), flush=True)
+            print()
+            print_crossing(opened)
+        elif args.only in (None, "throughput"):
             print("\n| database | processes | games | decisions/s | p50 ms | p99 ms "
                   "| server CPU ms per decision | refused |")
             print("|---|---|---|---|---|---|---|---|")
@@ -559,11 +655,54 @@ def main() -> None:
 
 
 def measure(url: str, procs: int, env: dict[str, str], games: int,
-            args: argparse.Namespace) -> dict[str, Any]:
-    """One throughput measurement: ``procs`` servers on ``url``, ``games`` games."""
+            args: argparse.Namespace, rate: float | None = None) -> dict[str, Any]:
+    """One throughput measurement: ``procs`` servers on ``url``, ``games`` games (open
+    loop at ``rate`` decisions/s if given)."""
     with Servers(url, procs, env=env, cpus=server_cpus(args.pin_client)) as servers:
         return asyncio.run(throughput(servers, games, args.seconds, args.warmup,
-                                      args.clients, args.pin_client))
+                                      args.clients, args.pin_client, rate))
+
+
+def rates_of(args: argparse.Namespace) -> list[float | None]:
+    """``--rate``'s rates (decisions/s), or [None]: the closed loop."""
+    return [float(x) for x in args.rate.split(",")] if args.rate else [None]
+
+
+def open_loop_row(db: str, procs: int, n: int, rate: float, r: dict[str, Any]) -> str:
+    return (f"| {db} | {procs} | {n} | {rate:g} | {r['decisions_s']:.0f} | "
+            f"{r['p50_ms']:.1f} | {r['p99_ms']:.1f} | {r['cpu_ms']:.2f} | "
+            f"{r['late_p50_ms']:.1f} / {r['late_p99_ms']:.1f} | {r['waited']:.1%} | "
+            f"{r['refused'] or '-'} | {os.getloadavg()[0]:.1f} |")
+
+
+OPEN_LOOP_HEAD = ("| database | processes | games | rate asked /s | decisions/s | p50 ms | "
+                  "p99 ms | server CPU ms per decision | client late p50 / p99 ms | "
+                  "waited for the answer before | refused | load |\n"
+                  "|---|---|---|---|---|---|---|---|---|---|---|---|")
+
+
+def print_crossing(results: dict[tuple[str, int, int, float], dict[str, Any]],
+                   limit_ms: float = 100.0) -> None:
+    """Per configuration, the rates between which the p99 crosses ``limit_ms``."""
+    configs = sorted({key[:3] for key in results})
+    for db, procs, n in configs:
+        rows = sorted((rate, r) for (d, p, g, rate), r in results.items()
+                      if (d, p, g) == (db, procs, n))
+        under = [rate for rate, r in rows if r["p99_ms"] < limit_ms]
+        over = [rate for rate, r in rows if r["p99_ms"] >= limit_ms]
+        if not over:
+            print(f"- {db}, {procs} process(es), {n} games: p99 < {limit_ms:g} ms at every "
+                  f"rate tried (up to {rows[-1][0]:g}/s)")
+        elif not under:
+            print(f"- {db}, {procs} process(es), {n} games: p99 ≥ {limit_ms:g} ms at every "
+                  f"rate tried (from {rows[0][0]:g}/s)")
+        else:
+            above = [rate for rate in over if rate > max(under)]
+            print(f"- {db}, {procs} process(es), {n} games: p99 < {limit_ms:g} ms up to "
+                  f"{max(under):g}/s" + (f", ≥ {limit_ms:g} ms from {min(above):g}/s"
+                                         if above else "")
+                  + ("" if len(under) + len(above) == len(rows)
+                     else " (not monotonic: see the rows)"))
 
 
 def server_cpus(pin_client: int | None) -> set[int] | None:
@@ -580,41 +719,47 @@ def compare(baseline: str, databases: list[str], processes: list[int], games: li
             args: argparse.Namespace, folder: Path, pg_url: str | None = None) -> None:
     """Throughput of a baseline tree and of this one, measured alternately (baseline,
     current, baseline, current …) so that both see the same load; per configuration the
-    ratios of the medians: decisions/s, server CPU per decision, p50 and p99."""
+    ratios of the medians: decisions/s, server CPU per decision, p50 and p99. With
+    ``--rate``, each rate is a configuration (open loop: both trees get the same
+    decisions/s, so their CPU per decision is compared at the same work)."""
     current = {"PYTHONPATH": args.server_pythonpath} if args.server_pythonpath else {}
     trees = {"baseline": {"PYTHONPATH": baseline}, "current": current}
     print(f"\nbaseline: {baseline}; {args.rounds} alternating rounds of {args.seconds:g} s "
           "per tree and configuration")
-    print("\n| database | tree | round | processes | games | decisions/s | p50 ms | p99 ms "
-          "| server CPU ms per decision | refused | load |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("\n| database | tree | round | processes | games | rate asked /s | decisions/s "
+          "| p50 ms | p99 ms | server CPU ms per decision | client late p99 ms | refused "
+          "| load |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     summary = []
     run = 3000
     for db in databases:
         for procs in processes:
             for n in games:
-                got: dict[str, list[dict[str, Any]]] = {name: [] for name in trees}
-                for round_ in range(1, args.rounds + 1):
-                    for name, env in trees.items():
-                        run += 1
-                        url = fresh_database(db, pg_url, folder, run)
-                        r = measure(url, procs, env, n, args)
-                        got[name].append(r)
-                        print(f"| {db} | {name} | {round_} | {procs} | {n} | "
-                              f"{r['decisions_s']:.0f} | {r['p50_ms']:.1f} | "
-                              f"{r['p99_ms']:.1f} | {r['cpu_ms']:.2f} | "
-                              f"{r['refused'] or '-'} | {os.getloadavg()[0]:.1f} |",
-                              flush=True)
-                summary.append((db, procs, n, *(
-                    _median(got, "current", k) / _median(got, "baseline", k)
-                    for k in ("decisions_s", "cpu_ms", "p50_ms", "p99_ms")),
-                    _median(got, "current", "p99_ms")))
-    print("\n| database | processes | games | decisions/s now / before | server CPU per "
-          "decision now / before | p50 now / before | p99 now / before | p99 now ms |")
-    print("|---|---|---|---|---|---|---|---|")
-    for db, procs, n, rate, cpu, p50, p99, p99_now in summary:
-        print(f"| {db} | {procs} | {n} | {rate:.2f}× | {cpu:.2f}× | {p50:.2f}× | "
-              f"{p99:.2f}× | {p99_now:.0f} |")
+                for rate in rates_of(args):
+                    got: dict[str, list[dict[str, Any]]] = {name: [] for name in trees}
+                    for round_ in range(1, args.rounds + 1):
+                        for name, env in trees.items():
+                            run += 1
+                            url = fresh_database(db, pg_url, folder, run)
+                            r = measure(url, procs, env, n, args, rate)
+                            got[name].append(r)
+                            print(f"| {db} | {name} | {round_} | {procs} | {n} | "
+                                  f"{'closed' if rate is None else f'{rate:g}'} | "
+                                  f"{r['decisions_s']:.0f} | {r['p50_ms']:.1f} | "
+                                  f"{r['p99_ms']:.1f} | {r['cpu_ms']:.2f} | "
+                                  f"{r['late_p99_ms']:.1f} | {r['refused'] or '-'} | "
+                                  f"{os.getloadavg()[0]:.1f} |", flush=True)
+                    summary.append((db, procs, n, rate, *(
+                        _median(got, "current", k) / _median(got, "baseline", k)
+                        for k in ("decisions_s", "cpu_ms", "p50_ms", "p99_ms")),
+                        _median(got, "current", "p99_ms")))
+    print("\n| database | processes | games | rate asked /s | decisions/s now / before | "
+          "server CPU per decision now / before | p50 now / before | p99 now / before "
+          "| p99 now ms |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for db, procs, n, rate, speed, cpu, p50, p99, p99_now in summary:
+        print(f"| {db} | {procs} | {n} | {'closed' if rate is None else f'{rate:g}'} | "
+              f"{speed:.2f}× | {cpu:.2f}× | {p50:.2f}× | {p99:.2f}× | {p99_now:.0f} |")
 
 
 def _median(got: dict[str, list[dict[str, Any]]], tree: str, key: str) -> float:
