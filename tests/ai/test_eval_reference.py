@@ -219,9 +219,43 @@ def minion_en_prise(s: State, q: int) -> float:
                        if p.owner == q and not p.hero) else 0.0
 
 
+def relic_en_prise(s: State, q: int) -> float:
+    """The other side, to move, can carry ``q``'s relic home this turn (docs/ai.md,
+    ``home_threat``): a card's MOVE (its diagram, turned for Skull, D1) lands the
+    carrier on a free square of its back row, or the carrier is one rank from it next to
+    a free square there and an Escort card (with another piece to move) or the Lantern
+    Bearers' passive gives the step; a veiled carrier cannot."""
+    mover = s.current_player
+    carrier_id = s.relic_carrier[q]
+    if mover != 1 - q or carrier_id < 0 or s.pieces[carrier_id].veiled:
+        return 0.0
+    n = s.geometry.size
+    home = 0 if mover == 0 else n - 1
+    x, y = s.pieces[carrier_id].sq % n, s.pieces[carrier_id].sq // n
+
+    def free(fx: int) -> bool:
+        sq = home * n + fx
+        return 0 <= fx < n and s.piece_at(sq) is None and not s.is_ruin(sq)
+
+    sign = 1 if mover == 0 else -1
+    for card in s.hands[mover]:
+        for dx, dy in s.content.card(card).diagram:
+            if y + sign * dy == home and free(x + sign * dx):
+                return -1.0
+    if abs(y - home) == 1 and any(free(x + dx) for dx in (-1, 0, 1)):
+        faction = s.faction(mover)
+        if faction is not None and faction.passive == "lantern_step":
+            return -1.0
+        others = sum(1 for p in s.pieces.values() if p.owner == mover) > 1
+        if others and any(s.content.card(c).escort for c in s.hands[mover]):
+            return -1.0
+    return 0.0
+
+
 TERMS = (hero_hp, hero_last_hp, minion, advance, threat_adjacent, threat_near, carry,
          carry_progress, carrier_threat, ground_progress, reach, guard, pool, pool_ready,
-         rite, vigil, hero_exposed, hero_en_prise, minion_en_prise)
+         rite, vigil, hero_exposed, hero_en_prise, minion_en_prise,
+         relic_en_prise)
 
 
 def _positions(seed: int, **settings: Any) -> list[State]:
@@ -262,7 +296,34 @@ def positions(played: list[State], build: Any) -> list[State]:
     low += [(build().hero(KEY, "a1").minion(KEY, "c3").carry(SKULL, "c3")
              .hero(SKULL, "h8").minion(SKULL, "f6").carry(KEY, "f6").set(vigil=v).build())
             for v in (1, 3)]
-    return played + low
+    return played + low + _carriers_near_home(build)
+
+
+def _carriers_near_home(build: Any) -> list[State]:
+    """A carrier a rank from home, by a card's MOVE or a step, or neither (random games
+    seldom bring one there with the right cards)."""
+    lantern = ("lantern-bearers", "pyre-choir")
+    forward = ["Procession", "Ascension", "Sidewind"]  # Escorts, none moving back
+    found = [
+        build().hero(KEY, "e1").minion(KEY, "c2").carry(SKULL, "c2").hero(SKULL, "h8")
+        .hands(key=["Requiem"], skull=["Pilgrim"]).build(),          # MOVE to b1, d1
+        build().hero(KEY, "e1").minion(KEY, "c2", veiled=True).carry(SKULL, "c2")
+        .hero(SKULL, "h8").hands(key=["Requiem"], skull=["Pilgrim"]).build(),  # veiled
+        build().hero(KEY, "c1").minion(KEY, "c2").minion(KEY, "b1").minion(KEY, "d1")
+        .carry(SKULL, "c2").hero(SKULL, "h8").hands(key=["Requiem", "Pilgrim"], skull=[])
+        .build(),                                                    # home row full
+        build().hero(KEY, "e1").minion(KEY, "c2").carry(SKULL, "c2").hero(SKULL, "h8")
+        .hands(key=forward, skull=[]).build(),                       # an Escort's step
+        build(factions=lantern).hero(KEY, "c2").carry(SKULL, "c2").hero(SKULL, "h8")
+        .hands(key=forward, skull=[]).build(),                       # the Lantern's step
+        build().hero(KEY, "c2").carry(SKULL, "c2").hero(SKULL, "h8")
+        .hands(key=forward, skull=[]).build(),                       # no step: alone
+        build().hero(SKULL, "h8").minion(SKULL, "f7").carry(KEY, "f7").hero(KEY, "a1")
+        .hands(key=["Pilgrim"], skull=["Requiem"]).to_move(SKULL).build(),  # turned (D1)
+        build().hero(SKULL, "h8").minion(SKULL, "f6").carry(KEY, "f6").hero(KEY, "a1")
+        .hands(key=[], skull=["Vault"]).to_move(SKULL).build(),      # two ranks: Vault
+    ]
+    return found
 
 
 def test_the_random_games_meet_every_term(positions: list[State]) -> None:
