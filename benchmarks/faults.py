@@ -106,7 +106,7 @@ TESTS: dict[str, tuple[str, ...]] = {
     "lab/sprt.py": ("tests/lab/test_pinned_lab.py", "tests/lab/test_sprt.py"),
     "lab/spec.py": ("tests/lab/test_pinned_lab.py", "tests/lab/test_spec.py",
                     "tests/lab/test_design.py", "tests/lab/test_modules_spec.py",
-                    "tests/lab/test_spec_bounds.py"),
+                    "tests/lab/test_spec_bounds.py", "tests/lab/test_spec_errors.py"),
     "lab/runner.py": ("tests/lab/test_pinned_lab.py", "tests/lab/test_spec.py",
                       "tests/lab/test_metrics.py", "tests/lab/test_row_columns.py",
                       "tests/lab/test_kept_records.py"),
