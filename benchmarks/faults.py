@@ -96,7 +96,11 @@ TESTS: dict[str, tuple[str, ...]] = {
     "engine/visibility.py": ("tests/web/test_pinned_web.py",),
     "web/ai_pool.py": ("tests/web/test_pinned_web.py", "tests/web/test_ai_memory.py",
                        "tests/web/test_capacity.py::test_ai_games_show_the_ai_status_evaluation"
-                       "_and_hints"),
+                       "_and_hints",
+                       # the pool's bound and queue, and a think stopped when its player
+                       # leaves (AIPool.stop)
+                       "tests/web/test_capacity.py::test_the_pool_bounds_searches_and_queues"
+                       "_the_rest", "tests/web/test_ai_turns.py"),
     "web/live.py": ("tests/web/test_pinned_web.py",
                     "tests/web/test_capacity.py::test_sqlite_watchers_see_another_process_by_a_slow_poll",
                     # the AI driver asks the hub whether a game is watched
