@@ -51,6 +51,16 @@ def test_decisions_are_stored_at_their_revision(written: tuple[Store, str]) -> N
     assert [idx for idx, _, _ in store.move_times(g, 1, 4)] == [1, 2, 3]
 
 
+def test_any_token_text_is_stored_as_it_was(written: tuple[Store, str]) -> None:
+    """PostgreSQL gets a decision's arrays as literals it parses: quotes, backslashes,
+    commas, braces, spaces, the word NULL and other alphabets come back unchanged."""
+    store, g = written
+    odd = [('say "hi"', 0), ("back\\slash\\", 1), ("a,b", -1), ("{x}", 0), (" sp ", 1),
+           ("NULL", 0), ("", 1), ("ñ→☂", 0)]
+    assert store.add_moves(g, 1, 1, odd, False) == 2
+    assert store.moves_of(g) == [("a", 0), *odd]
+
+
 def test_a_stale_writer_stores_nothing(written: tuple[Store, str]) -> None:
     store, g = written
     with pytest.raises(StaleError, match="no longer at revision 7"):

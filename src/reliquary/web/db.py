@@ -22,7 +22,7 @@ import functools
 import json
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -551,6 +551,18 @@ def _attempt(fn: Callable[..., Any], args: tuple[Any, ...]) -> tuple[bool, Any]:
         return False, err
 
 
+def _int_array(values: Iterable[int]) -> str:
+    """A PostgreSQL array literal of integers (``{1,-1}``)."""
+    return "{" + ",".join(str(int(v)) for v in values) + "}"
+
+
+def _text_array(values: Iterable[str]) -> str:
+    """A PostgreSQL array literal of texts, each quoted (``{"a","b \\"c\\""}``): any
+    text, commas, braces, quotes, backslashes and the word NULL included."""
+    return "{" + ",".join('"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+                          for v in values) + "}"
+
+
 def _advance_values(game_id: str, rev: int, start: int, entries: list[tuple[str, int]],
                     finished: bool, now: float) -> dict[str, Any]:
     """The parameters of :data:`_ADVANCE` for decisions ``entries`` stored at ``start``."""
@@ -656,9 +668,12 @@ class _DirectWrites:
         params = {**self.advance_defaults, **values}
         rev = values["b_rev"]
         if self.together is not None and entries:
-            params.update(m_idx=[start + i for i in range(len(entries))],
-                          m_token=[token for token, _ in entries],
-                          m_player=[player for _, player in entries])
+            # The arrays as PostgreSQL's own literals, cast in the statement: psycopg's
+            # list adaptation looks for each list's element type every time, a third of
+            # the write's CPU here.
+            params.update(m_idx=_int_array(start + i for i in range(len(entries))),
+                          m_token=_text_array(token for token, _ in entries),
+                          m_player=_int_array(player for _, player in entries))
             statement = self.together
             if notice is not None and self.told_together is not None:
                 statement = self.told_together
