@@ -159,17 +159,44 @@ class LiveHub:
                     self.listening.set()
                     for game_id in list(self._watchers):  # missed while (re)connecting
                         self.wake(game_id)
-                    async for note in conn.notifies():
-                        origin, _, game_id = note.payload.partition(":")
-                        self.notifications_received += 1
-                        if origin != self.origin:
-                            self.wake(game_id)
+                    await self._hear(conn)
             except asyncio.CancelledError:
                 raise
             except Exception as err:  # the database restarts: listen again
                 self.listening.clear()
                 log.warning("live updates: LISTEN connection lost (%s); retrying", err)
                 await asyncio.sleep(1.0)
+
+    async def _hear(self, conn: Any) -> None:
+        """Take the notifications on ``conn`` as they arrive until it is lost: its socket
+        read in a callback of the event loop, and every notification that came with it
+        taken at once. (psycopg's ``notifies()`` registered and dropped a reader and
+        made a future for each wait, and this process hears its own decisions too: as
+        much event-loop work per decision as the decision's own, issue 30.)"""
+        loop = asyncio.get_running_loop()
+        pgconn = conn.pgconn
+        lost: asyncio.Future[None] = loop.create_future()
+
+        def readable() -> None:
+            try:
+                pgconn.consume_input()
+            except Exception as err:  # the connection is gone
+                if not lost.done():
+                    lost.set_exception(err)
+                return
+            while (note := pgconn.notifies()) is not None:
+                origin, _, game_id = note.extra.decode().partition(":")
+                self.notifications_received += 1
+                if origin != self.origin:
+                    self.wake(game_id)
+
+        socket = pgconn.socket
+        loop.add_reader(socket, readable)
+        try:
+            readable()  # any that came before the reader was there
+            await lost
+        finally:
+            loop.remove_reader(socket)
 
     async def _send(self) -> None:
         import psycopg
