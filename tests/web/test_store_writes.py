@@ -181,10 +181,9 @@ def test_a_lost_database_server_is_sqlalchemy_s_operational_error() -> None:
     store = Store(PG_URL)
     g = uuid.uuid4().hex
     store.create_game(g, "hotseat", {}, {}, {"both": "x"}, [("a", 0)])
-    store.engine.dispose()
-    assert store.add_moves(g, 1, 1, [("b", 1)], False) == 2  # the pool's one connection
-    with store.engine.connect() as conn:  # that one again: which server process it is
-        pid = conn.execute(text("SELECT pg_backend_pid()")).scalar_one()
+    assert store.add_moves(g, 1, 1, [("b", 1)], False) == 2
+    assert store._direct is not None  # the connection this thread's writes keep
+    pid = store._direct._local.raw.dbapi_connection.info.backend_pid
     other = create_engine(PG_URL)
     with other.connect() as conn:  # the server ends that session (as on a restart)
         assert conn.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid}

@@ -617,10 +617,10 @@ class _DirectWrites:
     otherwise: :class:`OperationalError` for a busy file or a lost server, which
     also drops the connection from the pool).
 
-    On SQLite, whose writes are made by one thread (:class:`_Writer`), the connection
-    is kept between writes (the pool's checkout and return cost as much as the
-    statements); a database server's writes come from several threads and take one
-    from the pool each time."""
+    The connection is kept between writes (the pool's checkout and return cost as much
+    as the statements): on SQLite, whose writes are made by one thread
+    (:class:`_Writer`), one; on a database server, whose writes come from several
+    threads, one per thread, in autocommit."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
@@ -651,6 +651,7 @@ class _DirectWrites:
         self.told_together = None if self.positional else self._together(told=True)
         self._kept: Any = None
         self._lock = threading.Lock()
+        self._local = threading.local()  # a database server's: each thread's connection
 
     def _together(self, *, told: bool) -> str:
         tell = (", told AS (SELECT pg_notify(%(n_channel)s, %(n_payload)s) FROM moved)"
@@ -678,7 +679,7 @@ class _DirectWrites:
             if notice is not None and self.told_together is not None:
                 statement = self.told_together
                 params.update(n_channel=notice[0], n_payload=notice[1])
-            with self._pooled() as raw:
+            with self._held() as raw:
                 self._write_together(raw, statement, params, game_id, rev, start,
                                      len(entries))
             return
@@ -764,6 +765,29 @@ class _DirectWrites:
         return answers
 
     @contextlib.contextmanager
+    def _held(self) -> Iterator[Any]:
+        """This thread's own connection, in autocommit, kept between its writes (the
+        pool's checkout and return, and turning autocommit on and off, cost a fifth of
+        a write); after an error other than a stale write it goes back to the pool (a
+        lost one is dropped there) and the next write takes another."""
+        raw: Any = getattr(self._local, "raw", None)
+        if raw is None:
+            raw = self.engine.raw_connection()
+            raw.dbapi_connection.autocommit = True
+            self._local.raw = raw
+        try:
+            yield raw
+        except StaleError:
+            raise
+        except BaseException:
+            self._local.raw = None
+            with contextlib.suppress(Exception):
+                raw.dbapi_connection.autocommit = False
+            with contextlib.suppress(Exception):
+                raw.close()
+            raise
+
+    @contextlib.contextmanager
     def _pooled(self) -> Iterator[Any]:
         """A connection from the pool for one write, given back after it (an
         invalidated one is dropped)."""
@@ -796,9 +820,8 @@ class _DirectWrites:
 
     def _write_together(self, raw: Any, statement: str, params: dict[str, Any],
                         game_id: str, rev: int, start: int, count: int) -> None:
-        connection = raw.dbapi_connection
+        """The one statement on ``raw``, a connection in autocommit (:meth:`_held`)."""
         cursor = raw.cursor()
-        connection.autocommit = True
         try:
             cursor.execute(statement, params)
             if cursor.rowcount != count:  # nothing was written (one statement)
@@ -809,8 +832,6 @@ class _DirectWrites:
         finally:
             with contextlib.suppress(Exception):
                 cursor.close()
-            with contextlib.suppress(Exception):
-                connection.autocommit = False
 
     def _reword(self, err: BaseException, raw: Any, cursor: Any, statement: str,
                 game_id: str, start: int) -> None:
