@@ -318,6 +318,10 @@ def _carriers_near_home(build: Any) -> list[State]:
         .hands(key=forward, skull=[]).build(),                       # the Lantern's step
         build().hero(KEY, "c2").carry(SKULL, "c2").hero(SKULL, "h8")
         .hands(key=forward, skull=[]).build(),                       # no step: alone
+        build().hero(KEY, "a1").minion(KEY, "a2").carry(SKULL, "a2").hero(SKULL, "h8")
+        .hands(key=forward, skull=[]).build(),     # on file a: the step to b1 (a1 taken)
+        build().hero(KEY, "h1").minion(KEY, "g1").minion(KEY, "h2").carry(SKULL, "h2")
+        .hero(SKULL, "d8").hands(key=forward, skull=[]).build(),    # on file h: no step
         build().hero(SKULL, "h8").minion(SKULL, "f7").carry(KEY, "f7").hero(KEY, "a1")
         .hands(key=["Pilgrim"], skull=["Requiem"]).to_move(SKULL).build(),  # turned (D1)
         build().hero(SKULL, "h8").minion(SKULL, "f6").carry(KEY, "f6").hero(KEY, "a1")
