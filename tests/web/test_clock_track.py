@@ -55,3 +55,10 @@ def test_forget_drops_one_game_s_times() -> None:
     clocks.forget("g")
     assert clocks.wanted("g", 3) == (0, 3)
     assert clocks.wanted("h", 3) is None  # the other game keeps its own
+
+
+def test_a_game_without_a_clock_has_no_clock_view() -> None:
+    """``Clocks.view``: "the view's ``clock`` object, or None for a game without"."""
+    import reliquary
+
+    assert Clocks(None).view("g", None, reliquary.new_game(), []) is None
