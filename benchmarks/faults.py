@@ -85,14 +85,15 @@ TESTS: dict[str, tuple[str, ...]] = {
     "web/guard.py": ("tests/web/test_pinned_web.py", "tests/web/test_trust.py",
                      "tests/web/test_hardening.py"),
     "web/schemas.py": ("tests/web/test_pinned_clock.py", "tests/web/test_pinned_web.py",
-                       "tests/web/test_trust.py"),
+                       "tests/web/test_trust.py", "tests/web/test_record_bounds.py"),
     "web/clock.py": ("tests/web/test_pinned_clock.py", "tests/web/test_clock_view.py",
                      "tests/web/test_clock_track.py",
                      "tests/web/test_capacity.py::test_a_clock_running_out_loses_the_game_on_time",
                      "tests/web/test_capacity.py::test_the_clock_ends_a_game_with_nobody_connected"),
     "web/games.py": ("tests/web/test_pinned_web.py", "tests/web/test_pinned_clock.py",
                      "tests/web/test_trust.py", "tests/web/test_api.py",
-                     "tests/web/test_last_turn.py"),
+                     "tests/web/test_last_turn.py", "tests/web/test_rematch_links.py",
+                     "tests/web/test_view_links.py"),
     "engine/visibility.py": ("tests/web/test_pinned_web.py",),
     "web/ai_pool.py": ("tests/web/test_pinned_web.py", "tests/web/test_ai_memory.py",
                        "tests/web/test_capacity.py::test_ai_games_show_the_ai_status_evaluation"
@@ -100,13 +101,15 @@ TESTS: dict[str, tuple[str, ...]] = {
                        # the pool's bound and queue, and a think stopped when its player
                        # leaves (AIPool.stop)
                        "tests/web/test_capacity.py::test_the_pool_bounds_searches_and_queues"
-                       "_the_rest", "tests/web/test_ai_turns.py"),
+                       "_the_rest", "tests/web/test_ai_turns.py",
+                       "tests/web/test_worker_parent.py"),
     "web/live.py": ("tests/web/test_pinned_web.py",
                     "tests/web/test_capacity.py::test_sqlite_watchers_see_another_process_by_a_slow_poll",
                     # the AI driver asks the hub whether a game is watched
                     "tests/web/test_ai_turns.py::test_a_queued_ai_turn_is_dropped_when_its_player_leaves",
                     "tests/web/test_ai_turns.py::test_a_watched_game_s_queued_turn_waits_for_its_worker"),
-    "lab/metrics.py": ("tests/lab/test_pinned_lab.py", "tests/lab/test_metrics.py"),
+    "lab/metrics.py": ("tests/lab/test_pinned_lab.py", "tests/lab/test_metrics.py",
+                       "tests/lab/test_points_and_comebacks.py", "tests/lab/test_design.py"),
     "lab/sprt.py": ("tests/lab/test_pinned_lab.py", "tests/lab/test_sprt.py"),
     "lab/spec.py": ("tests/lab/test_pinned_lab.py", "tests/lab/test_spec.py",
                     "tests/lab/test_design.py", "tests/lab/test_modules_spec.py",
@@ -125,7 +128,8 @@ TESTS: dict[str, tuple[str, ...]] = {
                         "tests/env/test_layouts.py", "tests/env/test_modules_env.py",
                         "tests/env/test_conditions_module_env.py",
                         "tests/env/test_action_ranges.py", "tests/env/test_every_plane.py"),
-    "env/aec.py": ("tests/env/test_planes.py", "tests/env/test_pettingzoo.py"),
+    "env/aec.py": ("tests/env/test_planes.py", "tests/env/test_pettingzoo.py",
+                   "tests/env/test_aec_turn_based.py"),
     # VAR1-VAR4 and the first turn (T8, D4); the position key (it holds VAR1's counts)
     "engine/state.py": ("tests/rules", "tests/ai/test_hashing.py", "tests/ai/test_pinned_ai.py"),
     "ai/evaluation.py": ("tests/ai/test_pinned_ai.py", "tests/ai/test_vigil.py",
