@@ -670,8 +670,8 @@ class _DirectWrites:
         rev = values["b_rev"]
         if self.together is not None and entries:
             # The arrays as PostgreSQL's own literals, cast in the statement: psycopg's
-            # list adaptation looks for each list's element type every time, a third of
-            # the write's CPU here.
+            # list adaptation looks for each list's element type every time, over a
+            # quarter of the write's CPU here.
             params.update(m_idx=_int_array(start + i for i in range(len(entries))),
                           m_token=_text_array(token for token, _ in entries),
                           m_player=_int_array(player for _, player in entries))
@@ -767,7 +767,7 @@ class _DirectWrites:
     @contextlib.contextmanager
     def _held(self) -> Iterator[Any]:
         """This thread's own connection, in autocommit, kept between its writes (the
-        pool's checkout and return, and turning autocommit on and off, cost a fifth of
+        pool's checkout and return, and turning autocommit on and off, cost a sixth of
         a write); after an error other than a stale write it goes back to the pool (a
         lost one is dropped there) and the next write takes another."""
         raw: Any = getattr(self._local, "raw", None)
