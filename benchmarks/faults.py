@@ -140,7 +140,7 @@ TESTS: dict[str, tuple[str, ...]] = {
                      "tests/ai/test_search.py", "tests/ai/test_warm_search.py",
                      "tests/ai/test_hint.py", "tests/ai/test_search_noise.py",
                      "tests/ai/test_search_reference.py", "tests/ai/test_search_bounds.py",
-                     "tests/ai/test_principal_variation.py"),
+                     "tests/ai/test_principal_variation.py", "tests/ai/test_search_ordering.py"),
 }
 
 # ---------------------------------------------------------------------- the faults
