@@ -49,7 +49,7 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.sql import Select
 
@@ -63,6 +63,8 @@ def _busy_timeout_ms() -> int:
 
 
 BUSY_TIMEOUT_MS = _busy_timeout_ms()
+#: A database server's writer threads (each keeps a connection for decisions).
+SERVER_WRITERS = 8
 #: SQLite's durability (``PRAGMA synchronous``): FULL syncs the WAL at every commit.
 SQLITE_SYNCHRONOUS = "FULL"
 T = TypeVar("T")
@@ -174,12 +176,17 @@ class Store:
 
     def __init__(self, url: str) -> None:
         self.url = url
-        self.engine: Engine = create_engine(url, future=True)
+        # On a database server each writer thread keeps a connection of its own
+        # (_DirectWrites._held): the pool is that much larger (SQLAlchemy's default is
+        # 5), so reads and the other writes find theirs as before.
+        server = make_url(url).get_backend_name() != "sqlite"
+        self.engine: Engine = create_engine(
+            url, future=True, **({"pool_size": 5 + SERVER_WRITERS} if server else {}))
         # Writes run in worker threads (:meth:`run`), never on the event loop: a held
         # SQLite lock then stalls only the write that waits for it. SQLite takes one
         # writer at a time anyway, so one thread (no lock contention among our own
         # writes); PostgreSQL overlaps several.
-        self._writers = 1 if self.engine.dialect.name == "sqlite" else 8
+        self._writers = SERVER_WRITERS if server else 1
         self._read_limiter: Any = None
         self._writer = _Writer() if self._writers == 1 else None
         # A database server's writes: a plain thread pool (anyio's hand-off, with its
