@@ -38,11 +38,11 @@ def test_a_base_spec_keeps_its_games_ids_and_seeds() -> None:
     assert (default.spec_hash, len(default.jobs())) == ("bc916151dd0be2a9", 144)
     assert _seeds_digest(default) == "f405080855cb9a35"
     design = parse_spec('name = "t"\nseed = 2615\ngames_per_cell = 2\nfactions = "all"\n'
-                        'rites = "balanced"\nfirst = "balanced"\nruleset = "tournament"\n'
+                        'rites = "balanced"\nfirst = "balanced"\n'
                         '[settings]\nsize = [8, 12]\nregroup_limit = [2, 3]\n'
                         '[[agents]]\nname = "greedy"\n[[agents]]\nname = "random"\n', "t.toml")
-    assert (design.spec_hash, len(design.jobs())) == ("e5e1b943ba9bff46", 1152)
-    assert _seeds_digest(design) == "88e5faac9a0c1ade"
+    assert (design.spec_hash, len(design.jobs())) == ("b0ac3f28e3397627", 1152)
+    assert _seeds_digest(design) == "2189027ec1767932"
 
 
 def test_a_base_game_plays_as_before() -> None:
