@@ -25,6 +25,26 @@ def run_print(*args: str) -> Any:
     return CliRunner().invoke(cli, ["print", *args], catch_exceptions=False)
 
 
+def painted_alone(ctx: Any) -> Iterator[tuple[Any, float, Any]]:
+    """Each kind of token painted alone, centred at (200, 200) on a page of its own:
+    (its group, its diameter, the page read back by pdfplumber)."""
+    import io
+
+    from reportlab.pdfgen.canvas import Canvas
+
+    from reliquary.printing.tokens import token_groups
+
+    for group in token_groups(ctx):
+        for painter in dict.fromkeys(group.painters):  # each kind once
+            buffer = io.BytesIO()
+            canvas = Canvas(buffer, pagesize=(400, 400))
+            painter(canvas, 200.0, 200.0, group.diameter)
+            canvas.showPage()
+            canvas.save()
+            with pdfplumber.open(buffer) as pdf:
+                yield group, group.diameter, pdf.pages[0]
+
+
 def squash(text: str) -> str:
     """Text without any whitespace: line wrapping and word spacing no longer matter."""
     return re.sub(r"\s+", "", text)

@@ -20,7 +20,7 @@ from reliquary.printing import export as export_module
 from reliquary.printing.cards import movement_faces
 from reliquary.printing.tokens import token_groups
 
-from .conftest import CARD_H, CARD_W, CROP_WIDTH, MM, squash
+from .conftest import CARD_H, CARD_W, CROP_WIDTH, MM, painted_alone, squash
 
 MARGIN = 5 * MM  # nothing printed comes closer to the paper's edge (where it fits)
 CROP_GAP, CROP_LEN = 1 * MM, 3.5 * MM  # a crop mark's gap from the cards, and its length
@@ -275,24 +275,13 @@ def test_tts_keeps_the_last_slot_of_each_sheet_free(tmp_path: Path, content: Con
 def test_every_token_s_drawing_stays_within_the_token(content: Content) -> None:
     """What a painter draws (its disc or square, letters, icons) keeps inside the
     token's own diameter: nothing is cut off when the token is cut out."""
-    from reportlab.pdfgen.canvas import Canvas
-
-    ctx = context_for(PrintOptions(lang="en"), content)
-    for group in token_groups(ctx):
-        r = group.diameter / 2
-        for painter in dict.fromkeys(group.painters):  # each kind once
-            buffer = io.BytesIO()
-            canvas = Canvas(buffer, pagesize=(400, 400))
-            painter(canvas, 200.0, 200.0, group.diameter)
-            canvas.showPage()
-            canvas.save()
-            with pdfplumber.open(buffer) as pdf:
-                page = pdf.pages[0]
-                drawn = page.chars + page.lines + page.rects + page.curves
-                assert drawn, group.title
-                for o in drawn:
-                    assert 200 - r - 0.05 <= o["x0"] and o["x1"] <= 200 + r + 0.05, group.title
-                    assert 200 - r - 0.05 <= o["top"] and o["bottom"] <= 200 + r + 0.05, group.title
+    for group, diameter, page in painted_alone(context_for(PrintOptions(lang="en"), content)):
+        r = diameter / 2
+        drawn = page.chars + page.lines + page.rects + page.curves
+        assert drawn, group.title
+        for o in drawn:
+            assert 200 - r - 0.05 <= o["x0"] and o["x1"] <= 200 + r + 0.05, group.title
+            assert 200 - r - 0.05 <= o["top"] and o["bottom"] <= 200 + r + 0.05, group.title
 
 
 def test_each_token_is_drawn_within_its_cut_line_on_the_tokens_pages(content: Content) -> None:
