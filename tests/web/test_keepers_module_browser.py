@@ -45,6 +45,8 @@ def test_a_delve_with_a_reveal_and_a_recovery_in_both_languages_and_on_a_phone(
         view = play_until(get, post, can_delve, limit=400)
         if view.get("result"):
             continue
+        # the page shows the position the API play reached before the tokens are counted
+        page.wait_for_function("r => document.body.dataset.rev === r", arg=str(view["rev"]))
         faces_up = page.locator(".token.face-up").count()
         _delve_with_clicks(page)
         page.wait_for_function(
