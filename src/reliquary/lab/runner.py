@@ -99,9 +99,11 @@ class ChanceStreams:
     step 1) until the rules make the games differ, whatever chance the module adds."""
 
     def __init__(self, chance_seed: int, module_kinds: Iterable[str] = ()) -> None:
+        # module_kinds: the rulebook's chance kinds, which are the modules' only (the
+        # base game's deal and rolls are not among them)
         self.main = random.Random(chance_seed)
         self._seed = chance_seed
-        self._kinds = frozenset(module_kinds) - BASE_CHANCE_KINDS
+        self._kinds = frozenset(module_kinds)
         self._streams: dict[str, random.Random] = {}
 
     def stream(self, state: State) -> random.Random:
@@ -114,10 +116,6 @@ class ChanceStreams:
         if kind not in self._streams:
             self._streams[kind] = random.Random(stream_seed(self._seed, kind))
         return self._streams[kind]
-
-
-#: The base game's chance decisions (S4's deal, the attack rolls).
-BASE_CHANCE_KINDS = frozenset({"deal", "roll"})
 
 
 def play_game(job: GameJob) -> Row:

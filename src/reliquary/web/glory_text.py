@@ -33,30 +33,31 @@ _WHY = {"kill": ("for a kill", "por una muerte"), "shrine": ("for the Shrine", "
         "objective": ("for an objective", "por un objetivo")}
 
 
+#: The data's objectives and upgrades by id.
+_OBJECTIVES = {o.id: o for o in DATA.objective}
+_UPGRADES = {u.id: u for u in DATA.upgrade}
+
+
 def objective_name(oid: str, lang: str) -> str:
     """An objective's name in ``lang`` (its id if the data has no such objective)."""
-    o = next((o for o in DATA.objective if o.id == oid), None)
-    return o.name.es if o is not None and lang == "es" else o.name.en if o else oid
+    o = _OBJECTIVES.get(oid)
+    return oid if o is None else o.name.es if lang == "es" else o.name.en
 
 
 def objective_text(oid: str, lang: str) -> str:
-    for o in DATA.objective:
-        if o.id == oid:
-            return o.en if lang == "en" else o.es
-    return oid
+    o = _OBJECTIVES.get(oid)
+    return oid if o is None else o.en if lang == "en" else o.es
 
 
 def upgrade_name(uid: str, lang: str) -> str:
     """An upgrade's name in ``lang`` (its id if the data has no such upgrade)."""
-    u = next((u for u in DATA.upgrade if u.id == uid), None)
-    return u.name.es if u is not None and lang == "es" else u.name.en if u else uid
+    u = _UPGRADES.get(uid)
+    return uid if u is None else u.name.es if lang == "es" else u.name.en
 
 
 def upgrade_text(uid: str, lang: str) -> str:
-    for u in DATA.upgrade:
-        if u.id == uid:
-            return u.en if lang == "en" else u.es
-    return uid
+    u = _UPGRADES.get(uid)
+    return uid if u is None else u.en if lang == "en" else u.es
 
 
 def _lines(side: Callable[[int, str], str], name: Callable[[int], str]
