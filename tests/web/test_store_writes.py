@@ -101,27 +101,39 @@ def test_a_locked_file_is_sqlalchemy_s_operational_error(tmp_path: Path,
     assert store.add_moves("g", 1, 1, [("b", 1)], False) == 2  # the connection still works
 
 
-def test_sqlite_writes_that_queue_together_share_one_commit(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Decisions that wait for SQLite's writer meanwhile are stored in one transaction
-    (one sync of the log), each in a savepoint: a stale one, or one whose index is
-    taken, is refused alone, and the others are stored and answered."""
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_of(request: pytest.FixtureRequest, tmp_path: Path,
+             monkeypatch: pytest.MonkeyPatch) -> Store:
+    """An empty store on each database, with one decision writer."""
+    monkeypatch.setattr(db, "DECISION_WRITERS", 1)
+    if request.param == "postgresql":
+        if not PG_URL and not os.environ.get("CI"):
+            pytest.skip("RELIQUARY_TEST_PG is not set (scripts/test.sh sets it)")
+        assert PG_URL, "CI must provide a PostgreSQL server through RELIQUARY_TEST_PG"
+        return Store(PG_URL)
+    return Store(f"sqlite:///{tmp_path / 'w.db'}")
+
+
+def test_decisions_that_queue_together_share_one_commit(
+        store_of: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Decisions that wait for the decision writer meanwhile are stored in one
+    transaction (SQLite: one sync of the log; PostgreSQL: one statement): a stale one
+    is refused alone, and the others are stored and answered. One whose index is taken
+    fails the group, which is then made one by one: it alone is refused."""
     import asyncio
     import time
 
-    store = Store(f"sqlite:///{tmp_path / 'w.db'}")
-    for g in "abcd":
+    store = store_of
+    a, b, c, d = ids = [uuid.uuid4().hex for _ in range(4)]
+    for g in ids:
         store.create_game(g, "hotseat", {}, {}, {"both": "x"}, [("a", 0)])
-    with store.engine.begin() as conn:  # game d's index 1 stored behind the row's back
-        conn.execute(db.moves.insert().values(game_id="d", idx=1, token="z", player=0,
-                                              created=0.0))
     assert store._direct is not None
     groups: list[int] = []
     together = store._direct.add_moves_together
 
-    def counted(calls: list[Any]) -> list[Any]:
+    def counted(calls: list[Any], told: Any = None) -> list[Any]:
         groups.append(len(calls))
-        return together(calls)
+        return together(calls, told)
 
     monkeypatch.setattr(store._direct, "add_moves_together", counted)
     slow_done: list[int] = []
@@ -130,25 +142,70 @@ def test_sqlite_writes_that_queue_together_share_one_commit(
         time.sleep(0.2)
         slow_done.append(1)
 
-    async def main() -> list[Any]:
-        # A slow write first: the four decisions queue behind it.
-        slow = store.run(slow_write)
-        writes = [store.run(store.add_moves, "a", 1, 1, [("b", 1), ("c", -1)], False),
-                  store.run(store.add_moves, "b", 7, 1, [("b", 1)], False),  # stale
-                  store.run(store.add_moves, "c", 1, 1, [("b", 0)], True),
-                  store.run(store.add_moves, "d", 1, 1, [("b", 1)], False)]  # taken
-        return list(await asyncio.gather(slow, *writes, return_exceptions=True))[1:]
+    writer = store._decision_writer or store._writer
+    assert writer is not None
 
-    answers = asyncio.run(main())
-    assert groups == [4] and slow_done == [1]
+    async def main(*writes: tuple[Any, ...]) -> list[Any]:
+        # A slow write first: the decisions queue behind it.
+        slow = writer.run(slow_write)
+        made = [store.store_decision(*args) for args in writes]
+        return list(await asyncio.gather(slow, *made, return_exceptions=True))[1:]
+
+    answers = asyncio.run(main((a, 1, 1, [("b", 1), ("c", -1)], False),
+                               (b, 7, 1, [("b", 1)], False),  # stale
+                               (c, 1, 1, [("b", 0)], True)))
+    assert groups == [3] and slow_done == [1]
     assert answers[0] == 2 and answers[2] == 2
     assert isinstance(answers[1], StaleError) and "revision 7" in str(answers[1])
-    assert isinstance(answers[3], StaleError) and "is taken" in str(answers[3])
-    assert store.moves_of("a") == [("a", 0), ("b", 1), ("c", -1)]
-    assert store.moves_of("b") == [("a", 0)] and store.moves_of("d") == [("a", 0), ("z", 0)]
-    rows = {g: store.get_game(g) for g in "abcd"}
-    assert [(r.rev, r.seq, r.finished) for r in rows.values() if r] == [
-        (2, 3, False), (1, 1, False), (2, 2, True), (1, 1, False)]
+    assert store.moves_of(a) == [("a", 0), ("b", 1), ("c", -1)]
+    assert store.moves_of(b) == [("a", 0)] and store.moves_of(c) == [("a", 0), ("b", 0)]
+    rows = [store.get_game(g) for g in (a, b, c)]
+    assert [(r.rev, r.seq, r.finished) for r in rows if r] == [
+        (2, 3, False), (1, 1, False), (2, 2, True)]
+
+    with store.engine.begin() as conn:  # game d's index 1 stored behind the row's back
+        conn.execute(db.moves.insert().values(game_id=d, idx=1, token="z", player=0,
+                                              created=0.0))
+    answers = asyncio.run(main((a, 2, 3, [("d", 0)], False),
+                               (d, 1, 1, [("b", 1)], False),  # taken
+                               (b, 1, 1, [("e", 1)], False)))
+    assert groups == [3, 3]
+    assert answers[0] == 3 and answers[2] == 2
+    assert isinstance(answers[1], StaleError) and "is taken" in str(answers[1])
+    assert store.moves_of(a) == [("a", 0), ("b", 1), ("c", -1), ("d", 0)]
+    assert store.moves_of(b) == [("a", 0), ("e", 1)]
+    assert store.moves_of(d) == [("a", 0), ("z", 0)]
+    row = store.get_game(d)
+    assert row is not None and (row.rev, row.seq) == (1, 1)
+
+
+def test_decisions_stored_together_on_postgresql_tell_each_game() -> None:
+    """With the live updates' notice set, a group's one statement sends each stored
+    game's NOTIFY (at its commit), and none for a stale one."""
+    if not PG_URL and not os.environ.get("CI"):
+        pytest.skip("RELIQUARY_TEST_PG is not set (scripts/test.sh sets it)")
+    assert PG_URL, "CI must provide a PostgreSQL server through RELIQUARY_TEST_PG"
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    store = Store(PG_URL)
+    channel = f"test_{uuid.uuid4().hex[:12]}"
+    store.notice = (channel, "origin")
+    a, b, c = ids = [uuid.uuid4().hex for _ in range(3)]
+    for g in ids:
+        store.create_game(g, "hotseat", {}, {}, {"both": "x"}, [("a", 0)])
+    conninfo = make_url(PG_URL).set(drivername="postgresql").render_as_string(
+        hide_password=False)
+    with psycopg.connect(conninfo, autocommit=True) as listener:
+        listener.execute(f"LISTEN {channel}")
+        answers = store._add_moves_together([(a, 1, 1, [("b", 1)], False),
+                                             (b, 5, 1, [("b", 1)], False),  # stale
+                                             (c, 1, 1, [("b", 1), ("c", -1)], True)])
+        heard = sorted(n.payload for n in listener.notifies(timeout=2.0))
+    assert answers[0] == (True, 2) and answers[2] == (True, 2)
+    assert answers[1][0] is False and isinstance(answers[1][1], StaleError)
+    assert heard == sorted([f"origin:{a}", f"origin:{c}"])
+    assert store.moves_of(c) == [("a", 0), ("b", 1), ("c", -1)]
 
 
 def test_a_group_of_writes_that_fails_as_a_whole_is_made_one_by_one(
@@ -160,7 +217,7 @@ def test_a_group_of_writes_that_fails_as_a_whole_is_made_one_by_one(
         store.create_game(g, "hotseat", {}, {}, {"both": "x"}, [("a", 0)])
     assert store._direct is not None
 
-    def broken(calls: list[Any]) -> list[Any]:
+    def broken(calls: list[Any], told: Any = None) -> list[Any]:
         raise OperationalError("COMMIT", None, sqlite3.OperationalError("disk I/O error"))
 
     monkeypatch.setattr(store._direct, "add_moves_together", broken)
@@ -256,3 +313,32 @@ def test_a_decision_s_write_on_postgresql_sends_its_notify_itself() -> None:
         assert store.add_moves(g, 1, 1, [("b", 1), ("c", -1)], False) == 2
         heard = [n.payload for n in listener.notifies(timeout=2.0)]
     assert heard == [f"origin:{g}"]
+
+
+def test_fastapi_s_telemetry_is_decided_once_not_at_every_request(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without OpenTelemetry set up, FastAPI does not look for its providers at each
+    request (it did, about 18 µs of a decision's CPU); with ``OTEL_*`` settings it is
+    left as FastAPI sets it."""
+    from fastapi.testclient import TestClient
+    from opentelemetry import trace
+
+    from reliquary.web import create_app
+    from reliquary.web.app import telemetry
+
+    for name in [n for n in os.environ if n.startswith(("OTEL_", "FASTAPI_OTEL_"))]:
+        monkeypatch.delenv(name)
+    looked: list[int] = []
+    provider = trace.get_tracer_provider
+
+    def counted() -> Any:
+        looked.append(1)
+        return provider()
+
+    with TestClient(create_app(f"sqlite:///{tmp_path / 't.db'}", ai_delay=0)) as client:
+        monkeypatch.setattr(trace, "get_tracer_provider", counted)
+        for _ in range(3):
+            assert client.get("/api/meta").status_code == 200
+    assert looked == []
+    monkeypatch.setenv("OTEL_TRACES_EXPORTER", "otlp")
+    assert telemetry() == {}

@@ -63,8 +63,11 @@ def _busy_timeout_ms() -> int:
 
 
 BUSY_TIMEOUT_MS = _busy_timeout_ms()
-#: A database server's writer threads (each keeps a connection for decisions).
+#: A database server's writer threads for the writes other than decisions.
 SERVER_WRITERS = 8
+#: A database server's decision writers (each keeps a connection): decisions that queue
+#: while they are busy are stored together (:meth:`Store.store_decision`).
+DECISION_WRITERS = 2
 #: SQLite's durability (``PRAGMA synchronous``): FULL syncs the WAL at every commit.
 SQLITE_SYNCHRONOUS = "FULL"
 T = TypeVar("T")
@@ -176,12 +179,12 @@ class Store:
 
     def __init__(self, url: str) -> None:
         self.url = url
-        # On a database server each writer thread keeps a connection of its own
+        # On a database server each decision writer keeps a connection of its own
         # (_DirectWrites._held): the pool is that much larger (SQLAlchemy's default is
         # 5), so reads and the other writes find theirs as before.
         server = make_url(url).get_backend_name() != "sqlite"
         self.engine: Engine = create_engine(
-            url, future=True, **({"pool_size": 5 + SERVER_WRITERS} if server else {}))
+            url, future=True, **({"pool_size": 5 + DECISION_WRITERS} if server else {}))
         # Writes run in worker threads (:meth:`run`), never on the event loop: a held
         # SQLite lock then stalls only the write that waits for it. SQLite takes one
         # writer at a time anyway, so one thread (no lock contention among our own
@@ -189,6 +192,9 @@ class Store:
         self._writers = SERVER_WRITERS if server else 1
         self._read_limiter: Any = None
         self._writer = _Writer() if self._writers == 1 else None
+        # A database server's decisions: threads of their own that store the ones
+        # queued meanwhile together (:meth:`store_decision`).
+        self._decision_writer = _Writer(DECISION_WRITERS) if server else None
         # A database server's writes: a plain thread pool (anyio's hand-off, with its
         # limiter and cancel scope, took a tenth of a decision's event-loop time
         # there; this one about two thirds of that).
@@ -235,11 +241,10 @@ class Store:
         On SQLite the one writer thread (:class:`_Writer`) takes the writes in turn; on a
         database server, eight threads of the store's own pool. A caller cancelled
         meanwhile waits for a write that has begun to end (its lock then still orders
-        the game's writes), and is cancelled after."""
+        the game's writes), and is cancelled after. A decision's write goes through
+        :meth:`store_decision` instead."""
         if self._writer is not None:
-            together = (self._add_moves_together if fn == self.add_moves
-                        and self._direct is not None and self._direct.keep else None)
-            return await self._writer.run(fn, *args, together=together)
+            return await self._writer.run(fn, *args)
         assert self._threads is not None
         work = self._threads.submit(fn, *args)
         future = asyncio.wrap_future(work)
@@ -250,6 +255,20 @@ class Store:
                 with contextlib.suppress(BaseException):
                     await future
             raise
+
+    async def store_decision(self, game_id: str, rev: int, start: int,
+                             entries: list[tuple[str, int]], finished: bool) -> int:
+        """:meth:`add_moves` off the event loop (as :meth:`run`), grouped: the
+        decisions that queue while the writer is busy are stored together, one commit
+        for them all (a group commit: on SQLite one sync of the log, on a database
+        server one statement and one round trip), each still refused alone when stale.
+        On SQLite through the store's one writer, in order with its other writes; on a
+        database server through writers of their own (:data:`DECISION_WRITERS`)."""
+        args = (game_id, rev, start, entries, finished)
+        writer = self._decision_writer or self._writer
+        if writer is None or self._direct is None:
+            return await self.run(self.add_moves, *args)
+        return await writer.run(self.add_moves, *args, together=self._add_moves_together)
 
     # ------------------------------------------------------------------ games
     def create_game(self, game_id: str, mode: str, settings: dict[str, Any],
@@ -333,18 +352,27 @@ class Store:
         return rev + 1
 
     def _add_moves_together(self, calls: list[tuple[Any, ...]]) -> list[tuple[bool, Any]]:
-        """Several :meth:`add_moves` (their arguments) that queued for SQLite's writer,
-        as one transaction: one sync of the log for them all (each commit's sync is
-        most of a decision's write, :data:`SQLITE_SYNCHRONOUS`), each write in a
-        savepoint of its own so that a stale one is refused alone. ``(True, new
-        revision)`` or ``(False, error)`` for each, answered only once committed; a
-        failure of the whole (a busy file) makes them again one by one, as without."""
+        """Several :meth:`add_moves` (their arguments) that queued for a decision
+        writer, as one transaction: on SQLite one sync of the log for them all (each
+        commit's sync is most of a decision's write, :data:`SQLITE_SYNCHRONOUS`), on a
+        database server one statement. A stale one is refused alone. ``(True, new
+        revision)`` or ``(False, error)`` for each, answered only once committed. A
+        failure of the whole (a busy file, a decision index taken, a deadlock with
+        another process) stored none of it: they are made again one by one, as
+        without; a lost connection is each one's answer (it may have committed)."""
         assert self._direct is not None
         now = time.time()
+        # PostgreSQL: each game's NOTIFY (channel, and the payload before its id).
+        told = None if self.notice is None else (self.notice[0], f"{self.notice[1]}:")
         try:
             errors = self._direct.add_moves_together(
                 [(_advance_values(game_id, rev, start, entries, finished, now), game_id,
-                  start, entries, now) for game_id, rev, start, entries, finished in calls])
+                  start, entries, now) for game_id, rev, start, entries, finished in calls],
+                told)
+        except DBAPIError as err:
+            if err.connection_invalidated:
+                return [(False, err) for _ in calls]
+            return [_attempt(self.add_moves, call) for call in calls]
         except Exception:  # nothing was stored: each on its own, with its own answer
             return [_attempt(self.add_moves, call) for call in calls]
         return [(False, error) if error is not None else (True, call[1] + 1)
@@ -471,17 +499,19 @@ class Store:
 
 
 class _Writer:
-    """One thread that makes a store's writes in the order they come (SQLite takes one
-    writer at a time anyway). Handing each write to a thread of its own cost more than
-    the write (a wake-up and a loop callback per decision, issue 7's throughput): here a
-    busy writer takes the writes that queued meanwhile without being woken, and answers
-    each event loop once per batch."""
+    """Threads (one by default) that make a store's writes in the order they come
+    (SQLite takes one writer at a time anyway). Handing each write to a thread of its
+    own cost more than the write (a wake-up and a loop callback per decision, issue 7's
+    throughput): here a busy writer takes the writes that queued meanwhile without
+    being woken, and answers each event loop once per batch. With several threads, a
+    free one takes everything queued while the others are busy."""
 
-    def __init__(self) -> None:
+    def __init__(self, threads: int = 1) -> None:
         self._queue: collections.deque[_Job] = collections.deque()
         self._ready = threading.Condition()
-        self._idle = False
-        self._thread: threading.Thread | None = None
+        self._idle = 0  # threads waiting for work
+        self._most = threads
+        self._threads: list[threading.Thread] = []
 
     async def run(self, fn: Callable[..., T], *args: Any,
                   together: Together | None = None) -> T:
@@ -491,12 +521,13 @@ class _Writer:
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         with self._ready:
             self._queue.append((fn, args, future, together))
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._work, name="reliquary-db-writer",
-                                                daemon=True)
-                self._thread.start()
-            elif self._idle:
+            if self._idle:
                 self._ready.notify()
+            elif len(self._threads) < self._most:
+                thread = threading.Thread(target=self._work, name="reliquary-db-writer",
+                                          daemon=True)
+                self._threads.append(thread)
+                thread.start()
         try:
             return await asyncio.shield(future)
         except asyncio.CancelledError:
@@ -510,9 +541,9 @@ class _Writer:
         while True:
             with self._ready:
                 while not self._queue:
-                    self._idle = True
+                    self._idle += 1
                     self._ready.wait()
-                self._idle = False
+                    self._idle -= 1
                 batch = list(self._queue)
                 self._queue.clear()
             done: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[Any], bool,
@@ -717,13 +748,18 @@ class _DirectWrites:
                 raise
 
     def add_moves_together(self, calls: list[tuple[dict[str, Any], str, int,
-                                                 list[tuple[str, int]], float]]
+                                                 list[tuple[str, int]], float]],
+                           told: tuple[str, str] | None = None
                            ) -> list[StaleError | None]:
-        """SQLite: several :meth:`add_moves` (``(values, game_id, start, entries,
-        now)`` each) in one transaction, each in a savepoint: None for a write made,
-        :class:`StaleError` for one refused (rolled back to its savepoint alone), and
-        one commit for all. Any other error rolls them all back and is raised."""
-        assert self.positional and self.keep
+        """Several :meth:`add_moves` (``(values, game_id, start, entries, now)`` each)
+        as one transaction: None for a write made, :class:`StaleError` for one refused
+        (its game moved on: its UPDATE matched no row and changed nothing), and one
+        commit for all. Any other error (a decision index taken, a busy file, a lost
+        server) stores none of them and is raised. ``told``: PostgreSQL's ``NOTIFY``
+        of each game stored (the channel, and the payload before the game's id)."""
+        if not self.positional:
+            return self._together_on_server(calls, told)
+        assert self.keep
         with self._lock:
             if self._kept is None:
                 self._kept = self.engine.raw_connection()
@@ -731,36 +767,29 @@ class _DirectWrites:
             cursor = raw.cursor()
             statement = "BEGIN"
             answers: list[StaleError | None] = []
+            added: list[tuple[str, int, str, int, float]] = []
             try:
                 cursor.execute(statement)
+                statement = self.advance
                 for values, game_id, start, entries, now in calls:
-                    statement = "SAVEPOINT decision"
-                    cursor.execute(statement)
-                    try:
-                        statement = self.advance
-                        cursor.execute(statement, [{**self.advance_defaults, **values}[k]
-                                                   for k in self.advance_order])
-                        if cursor.rowcount != 1:
-                            raise StaleError(f"game {game_id} is no longer at revision "
-                                             f"{values['b_rev']}")
-                        statement = self.insert
-                        cursor.executemany(statement, [
-                            (game_id, start + i, token, player, now)
-                            for i, (token, player) in enumerate(entries)])
-                        answers.append(None)
-                    except (StaleError, self.dbapi.IntegrityError) as err:
-                        statement = "ROLLBACK TO decision"
-                        cursor.execute(statement)
-                        answers.append(err if isinstance(err, StaleError) else StaleError(
-                            f"decision {start} of game {game_id} is taken"))
-                    statement = "RELEASE decision"
-                    cursor.execute(statement)
+                    params = {**self.advance_defaults, **values}
+                    cursor.execute(statement, [params[k] for k in self.advance_order])
+                    if cursor.rowcount != 1:
+                        answers.append(StaleError(f"game {game_id} is no longer at "
+                                                  f"revision {values['b_rev']}"))
+                        continue
+                    answers.append(None)
+                    added.extend((game_id, start + i, token, player, now)
+                                 for i, (token, player) in enumerate(entries))
+                statement = self.insert
+                cursor.executemany(statement, added)
                 statement = "COMMIT"
                 raw.commit()
             except BaseException as err:
                 with contextlib.suppress(Exception):
                     raw.rollback()
-                if isinstance(err, self.dbapi.Error):
+                if (isinstance(err, self.dbapi.Error)
+                        and not isinstance(err, self.dbapi.IntegrityError)):
                     self._kept = None  # a fresh one next time: this one may be broken
                     with contextlib.suppress(Exception):
                         raw.close()
@@ -770,6 +799,51 @@ class _DirectWrites:
                 with contextlib.suppress(Exception):
                     cursor.close()
         return answers
+
+    def _together_on_server(self, calls: list[tuple[dict[str, Any], str, int,
+                                                    list[tuple[str, int]], float]],
+                            told: tuple[str, str] | None) -> list[StaleError | None]:
+        """:meth:`add_moves_together` on PostgreSQL: one statement in autocommit (its own
+        transaction), the games' revisions and every decision as arrays, that returns
+        the games it moved on. A game twice in one group is not made: it cannot be (a
+        game's decisions are stored one at a time in a process)."""
+        ids = [game_id for _, game_id, _, _, _ in calls]
+        if len(set(ids)) != len(ids):
+            raise ValueError("a game twice in one group of decisions")
+        now = calls[0][4]
+        params: dict[str, Any] = {
+            "g_id": _text_array(ids),
+            "g_rev": _int_array(values["b_rev"] for values, _, _, _, _ in calls),
+            "g_start": _int_array(start for _, _, start, _, _ in calls),
+            "g_seq": _int_array(values["b_seq"] for values, _, _, _, _ in calls),
+            "g_finished": _int_array(values["b_finished"] for values, _, _, _, _ in calls),
+            "b_now": now, "b_active": ACTIVE,
+            "m_game": _text_array(game_id for _, game_id, _, entries, _ in calls
+                                  for _ in entries),
+            "m_idx": _int_array(start + i for _, _, start, entries, _ in calls
+                                for i in range(len(entries))),
+            "m_token": _text_array(token for _, _, _, entries, _ in calls
+                                   for token, _ in entries),
+            "m_player": _int_array(player for _, _, _, entries, _ in calls
+                                   for _, player in entries)}
+        statement = _GROUP_TOLD if told is not None else _GROUP
+        if told is not None:
+            params.update(n_channel=told[0], n_prefix=told[1])
+        with self._held() as raw:
+            cursor = raw.cursor()
+            try:
+                cursor.execute(statement, params)
+                moved = {row[0] for row in cursor.fetchall()}
+            except BaseException as err:
+                if not isinstance(err, self.dbapi.IntegrityError):
+                    self._reword(err, raw, cursor, statement, "", 0)
+                raise
+            finally:
+                with contextlib.suppress(Exception):
+                    cursor.close()
+        return [None if game_id in moved else StaleError(
+                    f"game {game_id} is no longer at revision {values['b_rev']}")
+                for values, game_id, _, _, _ in calls]
 
     @contextlib.contextmanager
     def _held(self) -> Iterator[Any]:
@@ -854,6 +928,27 @@ class _DirectWrites:
             raise DBAPIError.instance(statement, None, err, self.dbapi.Error,
                                       connection_invalidated=lost,
                                       dialect=self.engine.dialect) from err
+
+
+#: PostgreSQL's group of decisions (:meth:`_DirectWrites.add_moves_together`): each
+#: game's revision moves on where it is still the one its decision answered, and the
+#: decisions of the games moved on are inserted; the games moved on come back.
+_GROUP_MOVED = (
+    "WITH v AS (SELECT * FROM unnest(%(g_id)s::text[], %(g_rev)s::integer[], "
+    "%(g_start)s::integer[], %(g_seq)s::integer[], %(g_finished)s::integer[]) "
+    "AS v(id, rev, start, seq, finished)), "
+    "moved AS (UPDATE games SET rev = games.rev + 1, seq = v.seq, finished = v.finished, "
+    "touched = %(b_now)s FROM v WHERE games.id = v.id AND games.rev = v.rev "
+    "AND games.seq = v.start AND games.status = %(b_active)s RETURNING games.id), "
+    "added AS (INSERT INTO moves (game_id, idx, token, player, created) "
+    "SELECT m.game_id, m.idx, m.token, m.player, %(b_now)s "
+    "FROM unnest(%(m_game)s::text[], %(m_idx)s::integer[], %(m_token)s::text[], "
+    "%(m_player)s::integer[]) AS m(game_id, idx, token, player) "
+    "WHERE m.game_id IN (SELECT id FROM moved)) ")
+_GROUP = _GROUP_MOVED + "SELECT id FROM moved"
+#: The same, telling the other processes of each game moved on (sent at its commit).
+_GROUP_TOLD = (_GROUP_MOVED
+               + "SELECT id, pg_notify(%(n_channel)s, %(n_prefix)s || id) FROM moved")
 
 
 def _insert_moves(conn: Connection, game_id: str, start: int,

@@ -73,9 +73,10 @@ class Decisions:
         """Apply one decision and the chance after it, and store them at the session's
         revision; a clash with another writer drops the cached game (409 stale).
 
-        The write runs in a thread (:meth:`Store.run`); meanwhile the game is out of the
-        cache, so a reader never sees a decision that is not stored yet. ``kind``: the
-        decision's, when the caller has it."""
+        The write runs in a thread (:meth:`Store.store_decision`, with the other
+        decisions waiting for it); meanwhile the game is out of the cache, so a reader
+        never sees a decision that is not stored yet. ``kind``: the decision's, when
+        the caller has it."""
         start = session.seq
         try:
             session.apply(option, kind)
@@ -83,8 +84,8 @@ class Decisions:
             entries = [(e.token, e.player) for e in session.game.history[start:]]
             self.games.forget(session.id)
             store = self.games.store
-            rev = await store.run(store.add_moves, session.id, session.row.rev, start,
-                                  entries, session.state.is_terminal)
+            rev = await store.store_decision(session.id, session.row.rev, start, entries,
+                                             session.state.is_terminal)
         except StaleError:
             self.games.forget(session.id)
             raise await self.games.stale(session.id, "decision") from None
