@@ -89,7 +89,8 @@ def create_app(db_url: str | None = None, ai_delay: float | None = None,
         for task in [*background, *manager.driver.tasks.values()]:
             task.cancel()
 
-    app = FastAPI(title="Reliquary", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app = FastAPI(title="Reliquary", lifespan=lifespan, docs_url=None, redoc_url=None,
+                  **telemetry())
     app.state.manager = manager
     app.state.limits = limits
     app.state.capacity = capacity
@@ -109,6 +110,29 @@ def create_app(db_url: str | None = None, ai_delay: float | None = None,
         app.include_router(router)
     document_refusals(app)
     return app
+
+
+def telemetry() -> dict[str, Any]:
+    """FastAPI's OpenTelemetry settings, decided once as the app is made: FastAPI (from
+    0.165) otherwise looks at every request for providers set up since (about 18 µs, a
+    few per cent of a decision's CPU). Left on, as FastAPI's defaults, when the process
+    asks for OpenTelemetry: a tracer, meter or logger provider set before the app
+    (``opentelemetry-instrument``, an SDK set up by the embedding program) or ``OTEL_*``
+    or ``FASTAPI_OTEL_*`` settings in the environment; off otherwise."""
+    import inspect
+
+    if "telemetry" not in inspect.signature(FastAPI.__init__).parameters:
+        return {}  # an older FastAPI: no telemetry of its own
+    if any(name.startswith(("OTEL_", "FASTAPI_OTEL_")) for name in os.environ):
+        return {}
+    from opentelemetry import _logs, metrics, trace
+
+    providers = (trace.get_tracer_provider(), metrics.get_meter_provider(),
+                 _logs.get_logger_provider())
+    # Until one is set, OpenTelemetry's API hands out proxies that wait for it.
+    if not all(type(p).__name__.lstrip("_").startswith("Proxy") for p in providers):
+        return {}
+    return {"telemetry": {"tracing": False, "metrics": False, "logs": False}}
 
 
 def install_error_handlers(app: FastAPI) -> None:
