@@ -85,7 +85,8 @@ TESTS: dict[str, tuple[str, ...]] = {
     "web/guard.py": ("tests/web/test_pinned_web.py", "tests/web/test_trust.py",
                      "tests/web/test_hardening.py", "tests/web/test_guard_exact.py"),
     "web/schemas.py": ("tests/web/test_pinned_clock.py", "tests/web/test_pinned_web.py",
-                       "tests/web/test_trust.py", "tests/web/test_record_bounds.py"),
+                       "tests/web/test_trust.py", "tests/web/test_record_bounds.py",
+                       "tests/web/test_schema_edges.py"),
     "web/clock.py": ("tests/web/test_pinned_clock.py", "tests/web/test_clock_view.py",
                      "tests/web/test_clock_track.py",
                      "tests/web/test_capacity.py::test_a_clock_running_out_loses_the_game_on_time",
@@ -93,7 +94,7 @@ TESTS: dict[str, tuple[str, ...]] = {
     "web/games.py": ("tests/web/test_pinned_web.py", "tests/web/test_pinned_clock.py",
                      "tests/web/test_trust.py", "tests/web/test_api.py",
                      "tests/web/test_last_turn.py", "tests/web/test_rematch_links.py",
-                     "tests/web/test_view_links.py"),
+                     "tests/web/test_view_links.py", "tests/web/test_view_every_decision.py"),
     "engine/visibility.py": ("tests/web/test_pinned_web.py",),
     "web/ai_pool.py": ("tests/web/test_pinned_web.py", "tests/web/test_ai_memory.py",
                        "tests/web/test_capacity.py::test_ai_games_show_the_ai_status_evaluation"
