@@ -88,7 +88,7 @@ TESTS: dict[str, tuple[str, ...]] = {
                        "tests/web/test_trust.py", "tests/web/test_record_bounds.py",
                        "tests/web/test_schema_edges.py"),
     "web/clock.py": ("tests/web/test_pinned_clock.py", "tests/web/test_clock_view.py",
-                     "tests/web/test_clock_track.py",
+                     "tests/web/test_clock_track.py", "tests/web/test_clock_reference.py",
                      "tests/web/test_capacity.py::test_a_clock_running_out_loses_the_game_on_time",
                      "tests/web/test_capacity.py::test_the_clock_ends_a_game_with_nobody_connected"),
     "web/games.py": ("tests/web/test_pinned_web.py", "tests/web/test_pinned_clock.py",
