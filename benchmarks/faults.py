@@ -103,7 +103,7 @@ TESTS: dict[str, tuple[str, ...]] = {
                        # leaves (AIPool.stop)
                        "tests/web/test_capacity.py::test_the_pool_bounds_searches_and_queues"
                        "_the_rest", "tests/web/test_ai_turns.py",
-                       "tests/web/test_worker_parent.py"),
+                       "tests/web/test_worker_parent.py", "tests/web/test_ai_pool_queue.py"),
     "web/live.py": ("tests/web/test_pinned_web.py",
                     "tests/web/test_capacity.py::test_sqlite_watchers_see_another_process_by_a_slow_poll",
                     # the AI driver asks the hub whether a game is watched
