@@ -403,3 +403,13 @@ def test_a_refusal_is_the_api_s_error_with_a_whole_second_retry_after(
     assert headers[b"content-type"] == b"application/json"
     assert headers[b"content-length"] == str(len(body["body"])).encode()
     assert headers.get(b"retry-after") == header
+
+
+def test_the_limits_default_to_the_table_in_the_docs() -> None:
+    """docs/web.md, "Limits": every variable's default."""
+    assert Limits.from_env({}) == Limits(
+        max_body_bytes=262144, max_json_depth=32, body_timeout_s=10.0, lobby_per_client=3,
+        ai_games_per_client=8, hints_per_minute=20.0, hints_burst=5, create_per_minute=30.0,
+        create_burst=30, sockets_per_minute=60.0, sockets_burst=30, sockets_per_game=64,
+        sockets_per_client=32, expire_after_s=604800.0)
+    assert Limits() == Limits.from_env({})
