@@ -43,7 +43,7 @@ class Ref:
 class StandIn(types.ModuleType):
     """The few calls of Ray that ``run_ray`` makes."""
 
-    def __init__(self, cpus: int = 1, initialized: bool = True) -> None:
+    def __init__(self, cpus: int | None = 1, initialized: bool = True) -> None:
         super().__init__("ray")
         self.cpus, self.initialized = cpus, initialized
         self.inits: list[dict[str, Any]] = []
@@ -58,7 +58,7 @@ class StandIn(types.ModuleType):
         self.initialized = True
 
     def cluster_resources(self) -> dict[str, float]:
-        return {"CPU": float(self.cpus)}
+        return {} if self.cpus is None else {"CPU": float(self.cpus)}
 
     def remote(self, **options: Any) -> Any:
         self.options.append(options)
@@ -137,10 +137,13 @@ def test_a_game_failing_once_is_played_again_and_kept(jobs: list[GameJob],
     assert tries[0] == tries[2] == 2 and tries[1] == 1
 
 
-@pytest.mark.parametrize(("cpus", "in_flight", "bound"), [(1, None, 2), (3, None, 6), (3, 4, 4)])
+@pytest.mark.parametrize(("cpus", "in_flight", "bound"), [
+    (1, None, 2), (3, None, 6), (3, 4, 4), (None, None, 2)])
 def test_games_in_flight_are_bounded(jobs: list[GameJob], monkeypatch: pytest.MonkeyPatch,
-                                     cpus: int, in_flight: int | None, bound: int) -> None:
-    """At most twice the cluster's CPUs (at least 2), or the number asked for."""
+                                     cpus: int | None, in_flight: int | None, bound: int
+                                     ) -> None:
+    """At most twice the cluster's CPUs (at least 2; a cluster that reports none
+    counts as one CPU), or the number asked for."""
     many = [j for _ in range(3) for j in jobs]
     ray = StandIn(cpus=cpus)
     monkeypatch.setitem(sys.modules, "ray", ray)

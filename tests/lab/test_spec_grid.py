@@ -123,3 +123,15 @@ def test_the_command_line_reproduces_the_run_with_its_overrides() -> None:
     assert tuned.command("r") == ("reliquary lab run g.toml --out r  # settings set by "
                                   "lab tune: round_cap=80")
     assert {j.settings["round_cap"] for j in tuned.jobs()} == {80}
+
+
+@pytest.mark.parametrize(("design", "named"), [
+    ('rites = "balanced"', "balanced rites"),
+    ('first = "balanced"', "balanced first move"),
+    ('rites = "balanced"\nfirst = "balanced"', "balanced rites and first move")])
+def test_the_rules_line_names_the_setup_design(design: str, named: str) -> None:
+    text = SPEC.format(seed=1, extra="", second=SECOND).replace(
+        "[settings]", design + "\n[settings]")
+    rules = parse_spec(text, Path("d.toml")).describe_rules()
+    assert rules.split(", ")[-1] == named
+    assert "balanced" not in spec().describe_rules()

@@ -53,7 +53,11 @@ def test_wald_decides_on_reaching_a_threshold_exactly() -> None:
     (0.5, 0.6, 1.0, 0.05), (0.5, 0.6, 0.05, 0.0), (0.5, 0.6, 0.05, 1.0)])
 def test_wald_refuses_rates_and_errors_outside_0_to_1(p0: float, p1: float, alpha: float,
                                                      beta: float) -> None:
-    with pytest.raises(ValueError):
+    """With its own message (a rate of 0 or 1 must not fail later, as a log of 0)."""
+    bad_rates = not (0 < p0 < 1 and 0 < p1 < 1 and p0 != p1)
+    with pytest.raises(ValueError, match="p0 and p1 must differ and lie strictly between 0 "
+                                         "and 1" if bad_rates else
+                                         "alpha and beta must lie strictly between 0 and 1"):
         WaldSPRT(p0, p1, alpha, beta)
 
 
