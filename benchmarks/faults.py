@@ -1244,7 +1244,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="only faults whose name contains this (repeatable)")
     parser.add_argument("--batch", type=int, choices=(1, 2, 3),
                         help="only the first list, the second (written after its tests), "
-                             "or the third (sample A's pinned survivors)")
+                             "or the third (the generated samples' pinned survivors)")
     parser.add_argument("--generate", type=int, metavar="N",
                         help="instead of the list: N faults per area drawn by the mutator")
     parser.add_argument("--seed", type=int, default=1, help="the mutator's seed (default 1)")

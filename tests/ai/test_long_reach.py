@@ -11,19 +11,19 @@ import random
 import pytest
 
 from reliquary.ai.evaluation import evaluate
-from reliquary.engine import Game, Settings, format_option
+from reliquary.engine import Content, Game, Settings, State, format_option
 from reliquary.rulesets import patched_content
 
 
-def long_reach(hero_range: int) -> object:
+def long_reach(hero_range: int) -> Content:
     return patched_content({"factions": {"lantern-bearers": {"hero": {"range": hero_range}}}},
                            "test")
 
 
-def played(content: object, seed: int) -> list[object]:
+def played(content: Content, seed: int) -> list[State]:
     """The positions of a random game in which both players take the Lantern Bearers."""
     rng = random.Random(seed)
-    game = Game(content, Settings(round_cap=12))  # type: ignore[arg-type]
+    game = Game(content, Settings(round_cap=12))
     states = []
     while not game.state.is_terminal:
         state = game.state
@@ -41,11 +41,11 @@ def test_a_line_longer_than_3_squares_is_evaluated_as_reaching_3(hero_range: int
     seen = 0
     for seed in (1, 2):
         for state in played(far, seed):
-            if state.is_chance:  # type: ignore[attr-defined]
+            if state.is_chance:
                 continue
-            same = state.clone()  # type: ignore[attr-defined]
+            same = state.clone()
             same.content = near
             for player in (0, 1):
-                assert evaluate(state, player) == evaluate(same, player)  # type: ignore[arg-type]
+                assert evaluate(state, player) == evaluate(same, player)
             seen += 1
     assert seen > 20
