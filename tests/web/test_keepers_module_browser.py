@@ -48,12 +48,16 @@ def test_a_delve_with_a_reveal_and_a_recovery_in_both_languages_and_on_a_phone(
         # the page shows the position the API play reached before the tokens are counted
         page.wait_for_function("r => document.body.dataset.rev === r", arg=str(view["rev"]))
         faces_up = page.locator(".token.face-up").count()
+        delves = "() => [...document.querySelectorAll('#log li')]" \
+                 ".filter(li => li.textContent.includes('delves the Ruin')).length"
+        delves_before = page.evaluate(delves)
         _delve_with_clicks(page)
+        # this delve's own log line (earlier delves may be in the log already), then the
+        # board drawn for it: the revealed token shows its value
+        page.wait_for_function(f"n => ({delves})() > n", arg=delves_before)
         page.wait_for_function(
-            "() => [...document.querySelectorAll('#log li')].some(li => "
-            "li.textContent.includes('delves the Ruin'))")
-        assert page.locator(".token.face-up").count() > faces_up or \
-            page.locator(".token.carried").count() > 0  # revealed: the value shows
+            "n => document.querySelectorAll('.token.face-up').length > n || "
+            "document.querySelectorAll('.token.carried').length > 0", arg=faces_up)
         screenshot(page, "keepers-delve")
         view = play_until(get, post, lambda v: any(" recovers " in line["en"]
                                                    for line in v["log"]), limit=1500)

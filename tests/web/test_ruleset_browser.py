@@ -22,7 +22,7 @@ def test_the_form_offers_the_rulesets_and_the_game_shows_its_own(server: Server,
     errors: list[str] = []
     page.on("pageerror", lambda err: errors.append(str(err)))
     page.goto(server.url)
-    page.wait_for_selector("#ruleset option")   # the form is drawn once /api/meta answers
+    page.wait_for_selector("#ruleset option", state="attached")  # drawn once /api/meta answers
     options = page.eval_on_selector_all("#ruleset option", "els => els.map(e => e.value)")
     assert options[0] == "classic" and "tournament" in options
     page.select_option("#ruleset", "tournament")
