@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from reliquary.ai.evaluation import evaluate
+from reliquary.ai.evaluation import evaluate, hero_threat
 from reliquary.engine import Content, Game, Settings, State, format_option
 from reliquary.rulesets import patched_content
 
@@ -21,31 +21,45 @@ def long_reach(hero_range: int) -> Content:
 
 
 def played(content: Content, seed: int) -> list[State]:
-    """The positions of a random game in which both players take the Lantern Bearers."""
+    """The positions of a random game in which Key takes the Lantern Bearers (the two
+    sides may not share a faction, S3: Skull takes another)."""
     rng = random.Random(seed)
-    game = Game(content, Settings(round_cap=12))
+    game = Game(content, Settings(round_cap=30))
     states = []
     while not game.state.is_terminal:
         state = game.state
         options = state.decision().options
-        lantern = [o for o in options if "lantern" in format_option(state, o)]
         states.append(state.clone())
-        game.apply(lantern[0] if state.decision().kind == "faction" and lantern
-                   else rng.choice(options))
+        if state.decision().kind == "faction":
+            key = state.decision().player == 0
+            options = [o for o in options
+                       if ("lantern" in format_option(state, o)) == key]
+        game.apply(rng.choice(options))
     return states
+
+
+def heroes_within_3(state: State) -> bool:
+    """Key's Hero within 3 squares (G1: Chebyshev) of Skull's, Key past its first turn."""
+    key, skull = state.hero(0), state.hero(1)
+    if key is None or skull is None or state.turns_taken[0] == 0:
+        return False
+    n = state.geometry.size
+    return max(abs(key.sq % n - skull.sq % n), abs(key.sq // n - skull.sq // n)) <= 3
 
 
 @pytest.mark.parametrize("hero_range", [4, 6])
 def test_a_line_longer_than_3_squares_is_evaluated_as_reaching_3(hero_range: int) -> None:
     far, near = long_reach(hero_range), long_reach(3)
-    seen = 0
-    for seed in (1, 2):
+    seen = close = 0
+    for seed in range(1, 7):
         for state in played(far, seed):
-            if state.is_chance:
+            if state.is_chance or state.factions[0] != "lantern-bearers":
                 continue
             same = state.clone()
             same.content = near
             for player in (0, 1):
                 assert evaluate(state, player) == evaluate(same, player)
+                assert hero_threat(state, player) == hero_threat(same, player)
             seen += 1
-    assert seen > 20
+            close += heroes_within_3(state)
+    assert seen > 100 and close > 5  # the Lantern Hero's long line was looked at
