@@ -6,9 +6,11 @@ from its token again."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -179,9 +181,10 @@ def test_decisions_that_queue_together_share_one_commit(
     assert row is not None and (row.rev, row.seq) == (1, 1)
 
 
-def test_decisions_stored_together_on_postgresql_tell_each_game() -> None:
-    """With the live updates' notice set, a group's one statement sends each stored
-    game's NOTIFY (at its commit), and none for a stale one."""
+@contextlib.contextmanager
+def _listened_pg_store(games: int) -> Iterator[tuple[Store, Any, list[str]]]:
+    """A PostgreSQL store with the live updates' notice set, ``games`` new games, and a
+    connection listening on its channel (the notices of other processes)."""
     if not PG_URL and not os.environ.get("CI"):
         pytest.skip("RELIQUARY_TEST_PG is not set (scripts/test.sh sets it)")
     assert PG_URL, "CI must provide a PostgreSQL server through RELIQUARY_TEST_PG"
@@ -191,13 +194,20 @@ def test_decisions_stored_together_on_postgresql_tell_each_game() -> None:
     store = Store(PG_URL)
     channel = f"test_{uuid.uuid4().hex[:12]}"
     store.notice = (channel, "origin")
-    a, b, c = ids = [uuid.uuid4().hex for _ in range(3)]
+    ids = [uuid.uuid4().hex for _ in range(games)]
     for g in ids:
         store.create_game(g, "hotseat", {}, {}, {"both": "x"}, [("a", 0)])
     conninfo = make_url(PG_URL).set(drivername="postgresql").render_as_string(
         hide_password=False)
     with psycopg.connect(conninfo, autocommit=True) as listener:
         listener.execute(f"LISTEN {channel}")
+        yield store, listener, ids
+
+
+def test_decisions_stored_together_on_postgresql_tell_each_game() -> None:
+    """With the live updates' notice set, a group's one statement sends each stored
+    game's NOTIFY (at its commit), and none for a stale one."""
+    with _listened_pg_store(3) as (store, listener, (a, b, c)):
         answers = store._add_moves_together([(a, 1, 1, [("b", 1)], False),
                                              (b, 5, 1, [("b", 1)], False),  # stale
                                              (c, 1, 1, [("b", 1), ("c", -1)], True)])
@@ -292,22 +302,8 @@ def test_a_decision_answering_its_view_is_looked_up_not_parsed(
 def test_a_decision_s_write_on_postgresql_sends_its_notify_itself() -> None:
     """With the live updates' notice set, a decision's one statement tells the other
     processes (pg_notify, at its commit); a stale write tells nobody."""
-    if not PG_URL and not os.environ.get("CI"):
-        pytest.skip("RELIQUARY_TEST_PG is not set (scripts/test.sh sets it)")
-    assert PG_URL, "CI must provide a PostgreSQL server through RELIQUARY_TEST_PG"
-    import psycopg
-    from sqlalchemy.engine import make_url
-
-    store = Store(PG_URL)
-    channel = f"test_{uuid.uuid4().hex[:12]}"
-    store.notice = (channel, "origin")
-    assert store.tells
-    g = uuid.uuid4().hex
-    store.create_game(g, "hotseat", {}, {}, {"both": "x"}, [("a", 0)])
-    conninfo = make_url(PG_URL).set(drivername="postgresql").render_as_string(
-        hide_password=False)
-    with psycopg.connect(conninfo, autocommit=True) as listener:
-        listener.execute(f"LISTEN {channel}")
+    with _listened_pg_store(1) as (store, listener, (g,)):
+        assert store.tells
         with pytest.raises(StaleError):
             store.add_moves(g, 9, 1, [("b", 1)], False)
         assert store.add_moves(g, 1, 1, [("b", 1), ("c", -1)], False) == 2
