@@ -50,9 +50,6 @@ def heroes_within_3(state: State) -> bool:
 
 @pytest.mark.parametrize("hero_range", [4, 6])
 def test_a_line_longer_than_3_squares_is_evaluated_as_reaching_3(hero_range: int) -> None:
-    # The evaluation's memos are keyed by the content's id(): a content freed by an
-    # earlier test can hand its id, and its stale entries, to these (the bug below).
-    evaluation._LINE_REACH.clear()
     far, near = long_reach(hero_range), long_reach(3)
     seen = close = 0
     for seed in range(1, 7):
@@ -67,3 +64,27 @@ def test_a_line_longer_than_3_squares_is_evaluated_as_reaching_3(hero_range: int
             seen += 1
             close += heroes_within_3(state)
     assert seen > 100 and close > 5  # the Lantern Hero's long line was looked at
+
+
+def test_a_memo_left_under_a_content_s_id_by_another_content_is_not_used() -> None:
+    """The evaluation's line-reach memo is keyed by the content's id(), and a freed
+    content's id is soon another's (``lab tune`` makes a patched content per trial): an
+    entry that belongs to another content must be made again, not read."""
+    far, near = long_reach(6), long_reach(3)
+    state = next(s for seed in range(1, 7) for s in played(far, seed)
+                 if not s.is_chance and s.factions[0] == "lantern-bearers"
+                 and heroes_within_3(s))
+    def looked() -> tuple[object, ...]:
+        return tuple((evaluate(state, p), hero_threat(state, p)) for p in (0, 1))
+
+    evaluation._LINE_REACH.clear()
+    honest = looked()
+    # what another content would have left under this id: every line of Key's Hero
+    # reaching 3 squares for 9 damage. Kept as far's own, it is read (and tells)...
+    key = (id(far), state.factions[0], True)
+    bogus = {card.id: (3, 9) for card in far.cards}
+    evaluation._LINE_REACH[key] = (far, dict(bogus))
+    assert looked() != honest
+    # ...but left by another content, it is made again
+    evaluation._LINE_REACH[key] = (near, dict(bogus))
+    assert looked() == honest

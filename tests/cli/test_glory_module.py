@@ -19,6 +19,7 @@ def test_text_board_shows_markers_glory_and_objectives(content: Content) -> None
     state.markers = [s.geometry.parse("d5"), s.geometry.parse("c4")]
     state.glory, state.spent = [3, 1], [1, 0]
     state.hands = [["HoldTheLine", "Seize"], ["Cull"]]
+    state.bought = [["HonedEdge"], []]
     board = render_board(s)
     rank5 = next(line for line in board.splitlines() if line.startswith(" 5"))
     rank4 = next(line for line in board.splitlines() if line.startswith(" 4"))
@@ -27,7 +28,10 @@ def test_text_board_shows_markers_glory_and_objectives(content: Content) -> None
     text = render_state(s)
     assert "Glory: Key 3 (2 unspent), Skull 1 (1 unspent)" in text
     assert "End phase in 5 rounds" in text
-    assert "HoldTheLine (2 Glory) End phase: you hold at least 2 objective markers." in text
+    # an objective by its name, with the id its notation takes
+    assert ("Hold the Line [HoldTheLine] (2 Glory) End phase: you hold at least 2 "
+            "objective markers.") in text
+    assert "Key upgrades bought: Honed Edge" in text
     assert "Skull objectives:" in text and "Cull" in text
     assert "held: Key 1, Skull 0" in text
 

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from ..engine import Piece, State
+from ..engine.content import Content
 from ..engine.state import BY_MINIONS
 
 WIN = 100_000.0
@@ -296,8 +297,11 @@ def vigil_clock(state: State) -> tuple[int | None, int]:
     return leader, max(state.vigil, 1)
 
 
-#: (content id, faction, Hero?) -> card -> (reach, most damage) of that card's line.
-_LINE_REACH: dict[tuple[int, str | None, bool], dict[str, tuple[int, int]]] = {}
+#: (content id, faction, Hero?) -> (the content, card -> (reach, most damage) of that
+#: card's line). The content is kept and compared: a freed content's id is soon another's
+#: (``lab tune`` makes a patched content per trial).
+_LINE_REACH: dict[tuple[int, str | None, bool],
+                  tuple[Content, dict[str, tuple[int, int]]]] = {}
 
 
 def _line_reach(state: State, card: str, piece: Piece,
@@ -326,10 +330,10 @@ def _reach_table(state: State, piece: Piece) -> dict[str, tuple[int, int]]:
     """The memo of :func:`_line_reach` for ``piece``: a piece's lines depend only on
     whether it is a Hero and on its owner's faction (T3)."""
     key = (id(state.content), state.factions[piece.owner], piece.hero)
-    table = _LINE_REACH.get(key)
-    if table is None:
-        table = _LINE_REACH[key] = {}
-    return table
+    found = _LINE_REACH.get(key)
+    if found is None or found[0] is not state.content:
+        found = _LINE_REACH[key] = (state.content, {})
+    return found[1]
 
 
 def _reach_damage(state: State, player: int, board: _Board, tx: int, ty: int) -> int:
@@ -362,18 +366,20 @@ def _reach_damage(state: State, player: int, board: _Board, tx: int, ty: int) ->
     return best
 
 
-_DIAGRAM: dict[tuple[int, str, int], tuple[tuple[int, int], ...]] = {}
+#: (content id, card, player) -> (the content, the card's MOVE offsets); the content
+#: is compared as in :data:`_LINE_REACH`.
+_DIAGRAM: dict[tuple[int, str, int], tuple[Content, tuple[tuple[int, int], ...]]] = {}
 
 
 def _diagram(state: State, card: str, player: int) -> tuple[tuple[int, int], ...]:
     """A card's MOVE offsets for ``player`` (D1: turned for Skull)."""
     key = (id(state.content), card, player)
     found = _DIAGRAM.get(key)
-    if found is None:
+    if found is None or found[0] is not state.content:
         sign = 1 if player == 0 else -1
-        found = tuple((sign * dx, sign * dy) for dx, dy in state.content.card(card).diagram)
-        _DIAGRAM[key] = found
-    return found
+        found = _DIAGRAM[key] = (state.content, tuple(
+            (sign * dx, sign * dy) for dx, dy in state.content.card(card).diagram))
+    return found[1]
 
 
 def home_threat(state: State, player: int) -> bool:

@@ -660,13 +660,15 @@ class ConditionsHooks(Hooks):
         return stats
 
 
-_CHECKED: set[int] = set()
+#: The contents checked against the module's data, by id (kept, so that a freed
+#: content's id, soon another's, is not taken for checked).
+_CHECKED: dict[int, Content] = {}
 
 
 def _hooks(content: Content, settings: Settings) -> Hooks:
-    if id(content) not in _CHECKED:
+    if _CHECKED.get(id(content)) is not content:
         check_content(DATA, content)
-        _CHECKED.add(id(content))
+        _CHECKED[id(content)] = content
     return ConditionsHooks(DATA, settings)
 
 

@@ -810,9 +810,10 @@ def glory_text(s: State, rules: GloryRules) -> list[str]:
             lines.append(f"  {PLAYER_NAMES[p]} objectives:")
             for oid in hand:
                 obj = rules.objectives[oid]
-                lines.append(f"    {oid} ({obj.glory} Glory) {obj.en}")
+                lines.append(f"    {obj.name.en} [{oid}] ({obj.glory} Glory) {obj.en}")
         if gs.bought[p]:
-            lines.append(f"  {PLAYER_NAMES[p]} upgrades bought: {', '.join(gs.bought[p])}")
+            bought = ", ".join(rules.upgrades[u].name.en for u in gs.bought[p])
+            lines.append(f"  {PLAYER_NAMES[p]} upgrades bought: {bought}")
     left_in_deck = len(rules.deck(s))
     lines.append(f"  objective deck: {left_in_deck} left, {len(gs.gone)} out of the game")
     return lines
