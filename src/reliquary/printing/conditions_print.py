@@ -51,7 +51,7 @@ def _words(ctx: Context) -> dict[str, str]:
 
 
 def _name(ctx: Context, cond: ConditionData) -> str:
-    return cond.name.es if ctx.lang == "es" else cond.name.en
+    return cond.name.get(ctx.lang)
 
 
 def _conditions() -> list[ConditionData]:

@@ -30,8 +30,7 @@ LABELS = {
 
 
 def _type_name(ctx: Context, kind: int) -> str:
-    name = DATA.relic_type[kind].name
-    return name.es if ctx.lang == "es" else name.en
+    return DATA.relic_type[kind].name.get(ctx.lang)
 
 
 def _hexagon(c: Canvas, cx: float, cy: float, r: float, fill: colors.Color) -> None:

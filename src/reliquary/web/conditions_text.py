@@ -27,16 +27,12 @@ _ACTIONS = {a.id: a.name for a in DATA.action}
 
 def condition_name(cond: str, lang: str) -> str:
     name = _NAMES.get(cond)
-    if name is None:
-        return cond
-    return name.en if lang == "en" else name.es
+    return cond if name is None else name.get(lang)
 
 
 def action_name(action: str, lang: str) -> str:
     name = _ACTIONS.get(action)
-    if name is None:
-        return action
-    return name.en if lang == "en" else name.es
+    return action if name is None else name.get(lang)
 
 
 def _with_value(d: dict[str, Any], lang: str) -> str:

@@ -41,7 +41,7 @@ _UPGRADES = {u.id: u for u in DATA.upgrade}
 def objective_name(oid: str, lang: str) -> str:
     """An objective's name in ``lang`` (its id if the data has no such objective)."""
     o = _OBJECTIVES.get(oid)
-    return oid if o is None else o.name.es if lang == "es" else o.name.en
+    return oid if o is None else o.name.get(lang)
 
 
 def objective_text(oid: str, lang: str) -> str:
@@ -52,7 +52,7 @@ def objective_text(oid: str, lang: str) -> str:
 def upgrade_name(uid: str, lang: str) -> str:
     """An upgrade's name in ``lang`` (its id if the data has no such upgrade)."""
     u = _UPGRADES.get(uid)
-    return uid if u is None else u.name.es if lang == "es" else u.name.en
+    return uid if u is None else u.name.get(lang)
 
 
 def upgrade_text(uid: str, lang: str) -> str:

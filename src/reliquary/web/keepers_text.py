@@ -36,7 +36,7 @@ def _cap(text: str) -> str:
 def type_name(type_id: str, lang: str) -> str:
     for t in DATA.relic_type:
         if t.id == type_id:
-            return t.name.en if lang == "en" else t.name.es
+            return t.name.get(lang)
     return type_id
 
 

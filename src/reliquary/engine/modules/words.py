@@ -12,3 +12,6 @@ class Words(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     en: str = Field(min_length=1)
     es: str = Field(min_length=1)
+
+    def get(self, lang: str) -> str:
+        return self.es if lang == "es" else self.en
