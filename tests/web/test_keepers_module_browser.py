@@ -47,7 +47,6 @@ def test_a_delve_with_a_reveal_and_a_recovery_in_both_languages_and_on_a_phone(
             continue
         # the page shows the position the API play reached before the tokens are counted
         page.wait_for_function("r => document.body.dataset.rev === r", arg=str(view["rev"]))
-        faces_up = page.locator(".token.face-up").count()
         delves = "() => [...document.querySelectorAll('#log li')]" \
                  ".filter(li => li.textContent.includes('delves the Ruin')).length"
         delves_before = page.evaluate(delves)
@@ -55,9 +54,13 @@ def test_a_delve_with_a_reveal_and_a_recovery_in_both_languages_and_on_a_phone(
         # this delve's own log line (earlier delves may be in the log already), then the
         # board drawn for it: the revealed token shows its value
         page.wait_for_function(f"n => ({delves})() > n", arg=delves_before)
+        # the delve revealed its token (M-KEEP: a delve turns it face up, lifted or
+        # not), and the page draws every face-up token the server's position has
+        tokens = get()["position"]["modules"]["keepers"]["tokens"]
+        up = sum(t.get("face") == "up" and ("square" in t or "carrier" in t) for t in tokens)
+        assert up >= 1
         page.wait_for_function(
-            "n => document.querySelectorAll('.token.face-up').length > n || "
-            "document.querySelectorAll('.token.carried').length > 0", arg=faces_up)
+            "n => document.querySelectorAll('.token.face-up').length === n", arg=up)
         screenshot(page, "keepers-delve")
         view = play_until(get, post, lambda v: any(" recovers " in line["en"]
                                                    for line in v["log"]), limit=1500)
