@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import shutil
 import signal
 import socket
@@ -31,6 +32,13 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+def seed_server(app: Any, seed: int) -> None:
+    """Deal the setups and draw the chance of ``app``'s games from ``random.Random(seed)``
+    instead of the system's randomness, so a test's games replay the same every run."""
+    manager = app.state.manager
+    manager.rng = manager.decisions.rng = random.Random(seed)
 
 
 def kill_server(process: subprocess.Popen[bytes]) -> None:

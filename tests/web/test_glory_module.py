@@ -16,6 +16,7 @@ from reliquary.engine.modules import glory as g
 from reliquary.web import create_app
 from reliquary.web.games import PROMPTS
 
+from .conftest import seed_server
 from .glory_driver import at_end_phase, play_until
 
 
@@ -39,6 +40,7 @@ def test_meta_carries_the_cards_and_prompts_cover_every_decision(client: TestCli
 
 def test_a_glory_game_through_the_api_reaches_an_end_phase_and_tells_it(
         client: TestClient) -> None:
+    seed_server(client.app, 25)  # a game that reaches its first End phase, every run
     response = client.post("/api/games", json={"mode": "hotseat", "modules": ["glory"]})
     assert response.status_code == 201, response.text
     gid, token = response.json()["id"], response.json()["token"]

@@ -70,8 +70,10 @@ def alive(pid: int) -> bool:
 def test_quote_bodies_at_the_limit_answer_fast_while_others_are_served(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, servers: list[Server]) -> None:
     """The attack's bodies took 8 s (64 KB) and about two minutes (256 KB), and froze
-    every other request meanwhile. Bounds are loose for a shared machine (the figures:
+    every other request meanwhile. The bound is far from both and loose for a shared
+    machine, where one took 1.05 s beside the browser tests (the figures:
     benchmarks/web_attack.py)."""
+    bound = 5.0
     server = start(tmp_path, monkeypatch)
     servers.append(server)
     meta_times: list[float] = []
@@ -95,11 +97,11 @@ def test_quote_bodies_at_the_limit_answer_fast_while_others_are_served(
                                        headers={"Content-Type": "application/json"})
                 took = time.perf_counter() - began
                 assert response.status_code == 400, response.text
-                assert took < 1.0, f"{size} bytes took {took:.2f} s"
+                assert took < bound, f"{size} bytes took {took:.2f} s"
     finally:
         stop.set()
         reader.join()
-    assert meta_times and max(meta_times) < 1.0, max(meta_times)
+    assert meta_times and max(meta_times) < bound, max(meta_times)
 
 
 # ---------------------------------------------------------------------- 3. forwarded
