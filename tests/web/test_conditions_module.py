@@ -18,6 +18,7 @@ from reliquary.web.conditions_text import PROMPTS as CONDITIONS_PROMPTS
 from reliquary.web.conditions_text import event_line
 from reliquary.web.games import PROMPTS
 
+from .conftest import seed_server
 from .keepers_driver import play_until
 
 
@@ -29,6 +30,7 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 
 
 def test_guard_through_the_api_shows_the_condition_and_tells_it(client: TestClient) -> None:
+    seed_server(client.app, 23)  # the same game every run
     response = client.post("/api/games", json={"mode": "hotseat", "modules": ["conditions"],
                                                "module_options": {"conditions.dread_tn": 4}})
     assert response.status_code == 201, response.text
