@@ -54,11 +54,16 @@ def test_a_delve_with_a_reveal_and_a_recovery_in_both_languages_and_on_a_phone(
         # this delve's own log line (earlier delves may be in the log already), then the
         # board drawn for it: the revealed token shows its value
         page.wait_for_function(f"n => ({delves})() > n", arg=delves_before)
-        # the delve revealed its token (M-KEEP: a delve turns it face up, lifted or
-        # not), and the page draws every face-up token the server's position has
-        tokens = get()["position"]["modules"]["keepers"]["tokens"]
+        # the delve revealed its token (M-KEEP-4: face up, lifted or not), and the page
+        # draws every face-up token the server's position has: at least that one, unless
+        # the delver lifted it where it stood to recover it at the turn's end (M-KEEP-7)
+        after = get()
+        tokens = after["position"]["modules"]["keepers"]["tokens"]
         up = sum(t.get("face") == "up" and ("square" in t or "carrier" in t) for t in tokens)
-        assert up >= 1
+        lines = [line["en"] for line in after["log"]]
+        since_delve = lines[max(i for i, line in enumerate(lines) if "delves the Ruin" in line):]
+        assert any("Revealed on" in line for line in lines), lines[-10:]
+        assert up >= 1 or any(" recovers " in line for line in since_delve), since_delve
         page.wait_for_function(
             "n => document.querySelectorAll('.token.face-up').length === n", arg=up)
         screenshot(page, "keepers-delve")
