@@ -166,12 +166,51 @@ def table(runs: list[Path]) -> list[str]:
     return lines
 
 
+#: The factions in the order of the tuning tables' columns, with their short names.
+SHORT = {"gallows-court": "GC", "ash-reapers": "AR", "grave-tide": "GT",
+         "bone-wardens": "BW", "storm-sworn": "SS", "lantern-bearers": "LB",
+         "hollow-kin": "HK", "pyre-choir": "PC", "veiled-hand": "VH"}
+
+
+def trial_rows(runs: list[Path]) -> list[str]:
+    """One row a tuning trial (a lab tune trial folder, or any run): the columns of the
+    tuning tables (draws, first player, every faction, the rites, the worst faction's
+    distance from ½ in points, rounds, board wins)."""
+    lines = ["| trial | games | draws [95%] | first player [95%] | "
+             + " | ".join(SHORT.values())
+             + " | rites D/E/H | worst faction off ½ | rounds | board wins |",
+             "|---|---|---|---|" + "---|" * len(SHORT) + "---|---|---|---|"]
+    for run in runs:
+        g = Store(run).table() if (run / "lab.json").exists() else None
+        if g is None or g.is_empty():
+            lines.append(f"| {run} | 0 |" + " – |" * (len(SHORT) + 7))
+            continue
+        f = figures(g)
+        scores = {r["faction"]: r["score"] for r in f["factions"].iter_rows(named=True)}
+        rites = {r["rite"]: r["score"] for r in f["rites"].iter_rows(named=True)}
+        worst = max(abs(v - 0.5) for v in scores.values())
+        d, fp = f["draw"], f["fpa"]
+        lines.append(
+            f"| {run} | {len(g)} | {d['value']:.1%} [{d['low']:.1%}, {d['high']:.1%}] | "
+            f"{fp['score']:.1%} [{fp['low']:.0%}, {fp['high']:.0%}] | "
+            + " | ".join(f"{scores[k]:.0%}" if k in scores else "–" for k in SHORT)
+            + " | " + "/".join(f"{rites[k]:.0%}" if k in rites else "–"
+                               for k in ("Desecration", "Exhumation", "Harrow"))
+            + f" | {worst * 100:.1f} | {f['length']['mean']:.1f} | {f['board']['value']:.1%} |")
+    return lines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("runs", nargs="+", type=Path)
     parser.add_argument("--table", action="store_true",
                         help="only the side-by-side table, one row a run")
+    parser.add_argument("--trials", action="store_true",
+                        help="one row a tuning trial (a lab tune trial folder, or any run)")
     args = parser.parse_args()
+    if args.trials:
+        print("\n".join(trial_rows(args.runs)))
+        return
     if args.table:
         print("\n".join(table(args.runs)))
         return
