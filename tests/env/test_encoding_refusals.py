@@ -1,7 +1,7 @@
 """Sample H's environment survivors (issue 31, docs/testing.md): a condition's plane by
 its value whatever turn it was gained in; an INTERACT play refused where the space has
 no INTERACT range; a step that is not to an adjacent square refused; the action mask's
-space bounded by 0 and 1."""
+space bounded by 0 and 1. Sample J's: a step action off the board refused in decoding."""
 
 from __future__ import annotations
 
@@ -103,3 +103,26 @@ def test_the_action_mask_space_is_bounded_by_0_and_1() -> None:
     game.reset(seed=3)
     mask = game.last()[0]["action_mask"]
     assert game.observation_space(game.agent_selection)["action_mask"].contains(mask)
+
+
+def test_a_step_action_off_the_board_is_refused_and_every_other_decodes_back(
+        content: Content) -> None:
+    # Each step action is a square (as the player sees it) and one of eight directions;
+    # on an 8 x 8 board 420 of the 512 lead to an adjacent square and 92 off the board.
+    space = ActionSpace(content, 8)
+    start, stop = space.ranges()["step"]
+    assert stop - start == 64 * 8
+    for player in (0, 1):
+        refused = 0
+        for action in range(start, stop):
+            try:
+                step = space.decode(action, player)
+            except ValueError as err:
+                assert "is a step off the board" in str(err)
+                refused += 1
+                continue
+            assert isinstance(step, Step)
+            assert 0 <= step.frm < 64 and 0 <= step.to < 64
+            assert max(abs(step.to % 8 - step.frm % 8), abs(step.to // 8 - step.frm // 8)) == 1
+            assert space.encode(step, player) == action
+        assert refused == 92
