@@ -214,7 +214,26 @@ def _load(file: str, stem: str, stamp: int = 0) -> Ruleset:
 def _patched_default(patch: str, shown: str) -> Content:
     """The package's content patched (cached by the patch's text: one per ruleset)."""
     data = json.loads(patch)
-    return patched_content(data, shown) if data else default_content()
+    content = patched_content(data, shown) if data else default_content()
+    _PATCHES.setdefault(content.fingerprint, data)
+    return content
+
+
+#: The patch of every patched package content built in this process, by fingerprint.
+_PATCHES: dict[str, dict[str, Any]] = {}
+
+
+def patch_of(content: Content) -> dict[str, Any] | None:
+    """The patch that made ``content`` from the package's content, if this process built
+    it (:meth:`Ruleset.content`); None for any other content."""
+    return _PATCHES.get(content.fingerprint)
+
+
+def stored_content(name: str, patch: dict[str, Any]) -> Content:
+    """The content of ruleset ``name`` as a game kept it: the package's content with the
+    patch the ruleset had when the game began, whatever its file says now (cached)."""
+    return Ruleset(name=name, description="", settings={}, patch=patch,
+                   file=f"{name}.toml").content()
 
 
 def _sources(folder: str | Path | None) -> dict[str, dict[str, Any]]:
@@ -479,5 +498,6 @@ def content_for(ruleset: str | Path | None, folder: str | Path | None = None) ->
 
 
 __all__ = ["DEFAULT_RULESET", "META_KEY", "Ruleset", "RulesetError", "check_record",
-           "content_for", "differences", "load_ruleset", "merge_patch", "patched_content",
-           "patched_ids", "ruleset_names", "ruleset_of_record", "rulesets_folder"]
+           "content_for", "differences", "load_ruleset", "merge_patch", "patch_of",
+           "patched_content", "patched_ids", "ruleset_names", "ruleset_of_record",
+           "rulesets_folder", "stored_content"]

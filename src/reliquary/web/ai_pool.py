@@ -82,6 +82,7 @@ from ..engine import (
     position_from_dict,
     position_to_dict,
 )
+from ..rulesets import patch_of
 from .config import env_number
 
 log = logging.getLogger(__name__)
@@ -154,19 +155,40 @@ def _ready() -> bool:
     return _WORKER_CONTENT is not None
 
 
+#: Beside a position sent to a worker: its content's ruleset patch, when it has one.
+PATCH_KEY = "ruleset_patch"
+
+
+def _position(state: State) -> dict[str, Any]:
+    """``state`` as a worker reads it: its position, and the patch of its content when
+    that is a ruleset's (a game keeps the patch it began with, which no file may hold
+    now: :data:`reliquary.web.games.RULESET_PATCH_KEY`)."""
+    position = position_to_dict(state)
+    patch = patch_of(state.content)
+    if patch:
+        position[PATCH_KEY] = patch
+    return position
+
+
 def _state_of(position: dict[str, Any]) -> State:
     assert _WORKER_CONTENT is not None, "the worker was started without content"
     content = _WORKER_CONTENT
     if position.get("content") != content.fingerprint:  # a game under a patched ruleset
-        content = ruleset_content(position.get("content"), content)
-    return position_from_dict(position, content)
+        content = ruleset_content(position.get("content"), content, position.get(PATCH_KEY))
+    return position_from_dict({k: v for k, v in position.items() if k != PATCH_KEY}, content)
 
 
-def ruleset_content(fingerprint: object, content: Content) -> Content:
-    """The content of the packaged ruleset whose patched content has ``fingerprint``
-    (``content`` when none has: the position is then refused as of other content)."""
-    from ..rulesets import load_ruleset, ruleset_names
+def ruleset_content(fingerprint: object, content: Content,
+                    patch: dict[str, Any] | None = None) -> Content:
+    """The content whose fingerprint is ``fingerprint``: the package's with ``patch``, or
+    a packaged ruleset's (``content`` when none has: the position is then refused as of
+    other content)."""
+    from ..rulesets import load_ruleset, ruleset_names, stored_content
 
+    if patch:
+        patched = stored_content("ruleset", patch)
+        if patched.fingerprint == fingerprint:
+            return patched
     for name in ruleset_names():
         patched = load_ruleset(name).content()
         if patched.fingerprint == fingerprint:
@@ -647,7 +669,7 @@ class AIPool:
         while True:
             try:
                 result = await self.run(game_id, seconds, think_in_worker,
-                                        position_to_dict(state), level, seed, seconds,
+                                        _position(state), level, seed, seconds,
                                         list(history), game_id, sticky=True, owner=owner)
                 break
             except QueueFull:  # an AI turn is not refused: it asks again shortly
@@ -698,7 +720,7 @@ class AIPool:
         if state.is_terminal or state.is_chance:
             raise ValueError("no hint: the game is over or chance decides now")
         result: dict[str, Any] = await self.run(game_id, self.hint_seconds, hint_in_worker,
-                                                position_to_dict(state), self.hint_seconds,
+                                                _position(state), self.hint_seconds,
                                                 owner=owner)
         return result
 

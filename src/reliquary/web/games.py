@@ -31,7 +31,7 @@ from ..engine import (
     read_option,
 )
 from ..engine.visibility import position_for, viewer_for
-from ..rulesets import DEFAULT_RULESET, META_KEY, load_ruleset
+from ..rulesets import DEFAULT_RULESET, META_KEY, load_ruleset, stored_content
 from .ai_pool import ai_evaluation, ai_status
 from .clock import Clocks, clock_view
 from .db import GameRow
@@ -181,8 +181,9 @@ def view_json(session: Session, view_dict: dict[str, Any]) -> bytes:
 
 def settings_from(data: dict[str, Any], content: Content) -> Settings:
     """The engine's Settings from a dict, checked (board size included); ValueError says
-    which field is wrong. A ``ruleset`` key (the game's ruleset) is not a setting."""
-    data = {k: v for k, v in data.items() if k != RULESET_KEY}
+    which field is wrong. The game's ruleset and its patch, kept beside them, are not
+    settings."""
+    data = {k: v for k, v in data.items() if k not in (RULESET_KEY, RULESET_PATCH_KEY)}
     try:
         settings = Settings.from_dict(data)
     except TypeError as err:  # a value of the wrong kind
@@ -193,8 +194,21 @@ def settings_from(data: dict[str, Any], content: Content) -> Settings:
     return settings
 
 
-#: Where a game's row keeps its ruleset (beside its settings; none: classic).
+#: Where a game's row keeps its ruleset (beside its settings; none: classic), and the
+#: ruleset's content patch as it was when the game began: a later edit of the ruleset's
+#: file must not change a game in progress (it would replay into another game, or not
+#: at all).
 RULESET_KEY = "ruleset"
+RULESET_PATCH_KEY = "ruleset_patch"
+
+
+def ruleset_fields(name: str | None) -> dict[str, Any]:
+    """What a new game's row keeps of its ruleset ``name`` beside its settings (nothing
+    for classic)."""
+    if not name or name == DEFAULT_RULESET:
+        return {}
+    patch = load_ruleset(name).patch
+    return {RULESET_KEY: name, **({RULESET_PATCH_KEY: patch} if patch else {})}
 
 
 def ruleset_of(row: GameRow) -> str:
@@ -203,9 +217,13 @@ def ruleset_of(row: GameRow) -> str:
 
 
 def content_of(row: GameRow, content: Content) -> Content:
-    """The content a game plays with: the server's, patched by the game's ruleset."""
+    """The content a game plays with: the server's, or the package's patched by the
+    game's ruleset as its row kept it (rows from before the patch was kept: by name)."""
     name = ruleset_of(row)
-    return content if name == DEFAULT_RULESET else load_ruleset(name).content()
+    if name == DEFAULT_RULESET:
+        return content
+    patch = row.settings.get(RULESET_PATCH_KEY)
+    return stored_content(name, patch) if patch else load_ruleset(name).content()
 
 
 def new_session(row: GameRow, content: Content, tokens: Iterable[str]) -> Session:

@@ -37,7 +37,7 @@ from .clock import Clocks
 from .db import GameRow, Store
 from .decisions import Decisions, settle
 from .errors import WebError, clip
-from .games import Session, in_setup, new_session, settings_from, view
+from .games import Session, in_setup, new_session, ruleset_fields, settings_from, view
 from .keeper import GameKeeper
 
 if TYPE_CHECKING:
@@ -186,9 +186,7 @@ class Manager:
         if mode == "ai":
             options["level"] = level
         game_id = secrets.token_hex(8)
-        stored = settings.as_dict()
-        if ruleset and ruleset != "classic":
-            stored["ruleset"] = ruleset  # games.RULESET_KEY: the game's content and record
+        stored = {**settings.as_dict(), **ruleset_fields(ruleset)}
         row = GameRow(game_id, mode, stored, options, tokens, False,
                       public=public, open_seat=open_seat)
         session = new_session(row, self.content, ())
@@ -245,9 +243,7 @@ class Manager:
                                 "(only finished games can be replayed)")
         game_id = secrets.token_hex(8)
         tokens = {"spectator": secrets.token_urlsafe(12)}
-        stored = settings.as_dict()
-        if ruleset != "classic":
-            stored["ruleset"] = ruleset
+        stored = {**settings.as_dict(), **ruleset_fields(ruleset)}
         await self.store.run(self.store.create_game, game_id, "replay", stored,
                              {"ai_seat": -2}, tokens,
                              [(e.token, e.player) for e in game.history], True)
