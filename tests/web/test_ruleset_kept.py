@@ -59,8 +59,11 @@ def test_a_game_in_progress_keeps_its_ruleset_through_an_edit_and_a_restart(
         assert after["position"] == before["position"]
         assert after["decision"] == before["decision"]
         assert after["ruleset"] == "tournament"
-        made = client.post("/api/games", json={"mode": "hotseat", "size": 8,
-                                               "ruleset": "tournament"}).json()
+        made = client.post("/api/games", json={"mode": "online", "public": True,
+                                               "size": 8, "ruleset": "tournament"}).json()
+        [listed] = client.get("/api/lobby").json()["games"]  # the name, not the patch
+        assert listed["settings"]["ruleset"] == "tournament"
+        assert "ruleset_patch" not in listed["settings"]
         new = client.get(f"/api/games/{made['id']}", params={"t": made["token"]}).json()
     assert minions(new) == 4  # the edit reaches the games begun after it
     assert new["position"]["content"] != before["position"]["content"]

@@ -11,7 +11,7 @@ from typing import Any
 
 from ..engine import SIDES
 from .errors import WebError
-from .games import settings_from
+from .games import RULESET_PATCH_KEY, settings_from
 from .manager import Manager
 
 
@@ -53,7 +53,8 @@ class Seats:
     async def lobby(self) -> list[dict[str, Any]]:
         """Public online games waiting for a guest."""
         rows = await asyncio.to_thread(self.games.store.lobby, self.games.lobby_since())
-        return [{"id": row.id, "created": row.created, "settings": row.settings,
+        return [{"id": row.id, "created": row.created,
+                 "settings": {k: v for k, v in row.settings.items() if k != RULESET_PATCH_KEY},
                  "host_seat": row.options.get("creator"), "clock": row.options.get("clock")}
                 for row in rows]
 
