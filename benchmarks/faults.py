@@ -538,7 +538,7 @@ PINNED: tuple[Fault, ...] = (
            "if y - 6 * mm - d < margin:", "if y - 6 * mm + d < margin:",
            "a group's title is left alone at the foot of a page"),
     pinned("printing", "a-title-on-marks", "printing/sheets.py",
-           "below - clear - 2.2 * mm", "below - clear - 1.1 * mm",
+           "length - 1.2 * mm - 2.2 * mm", "length - 1.2 * mm - 1.1 * mm",
            "the sheet title runs into the crop marks"),
     pinned("env", "a-placed-scale", "env/encoding.py",
            "state.placed[who] / (self._minions + 1)", "state.placed[who] / (self._minions - 1)",
