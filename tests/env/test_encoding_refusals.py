@@ -126,3 +126,18 @@ def test_a_step_action_off_the_board_is_refused_and_every_other_decodes_back(
             assert max(abs(step.to % 8 - step.frm % 8), abs(step.to // 8 - step.frm // 8)) == 1
             assert space.encode(step, player) == action
         assert refused == 92
+
+
+@pytest.mark.parametrize("value", [3, 4, 7])
+def test_a_condition_plane_stays_at_1_from_a_value_of_3(content: Content, value: int) -> None:
+    # Valued conditions add up (MODULES.md); the plane is the value / 3, capped at 1,
+    # so that the observation stays within its space's bounds of 0 and 1.
+    settings = Settings(size=8, modules=("conditions",))
+    s = (Builder(content, 8, modules=("conditions",)).hero(0, "d1").hero(1, "e8")
+         .minion(0, "c3").build())
+    c3 = s.geometry.parse("c3")
+    s.pieces[s.board[c3]].set_condition(s._rules.conditions["poison"], True, value, 0)
+    observer = Observer(content, 8, settings=settings)
+    obs = observer.encode(s, 0)
+    assert observer.named(obs)["condition:poison"].flat[c3] == 1.0
+    assert obs.max() <= 1.0

@@ -67,3 +67,15 @@ def test_a_ruin_s_stones_lie_apart_over_the_token(content: Content) -> None:
     centres = [((x0 + x1) / 2, (top + bottom) / 2) for x0, x1, top, bottom in stones]
     assert min(x for x, _ in centres) < -0.1 and max(x for x, _ in centres) > 0.1
     assert min(y for _, y in centres) < -0.1 and max(y for _, y in centres) > 0.1
+
+
+def test_a_ruin_s_stones_are_blocks_a_tenth_of_the_square_or_more(content: Content) -> None:
+    """Each stone is a block a player sees, at least a tenth of the square across and
+    high, not a sliver (sample K: a stone's height `h / d` instead of `h * d`)."""
+    ctx = context_for(PrintOptions(lang="en"), content)
+    [ruins] = [g for g in token_groups(ctx) if g.square]
+    boxes, _ = drawn(ruins.painters[0], ruins.diameter)
+    stones = [b for b in boxes if b[1] - b[0] < 0.9]  # all but the square itself
+    assert len(stones) >= 4
+    for x0, x1, top, bottom in stones:
+        assert x1 - x0 >= 0.1 and bottom - top >= 0.1
