@@ -23,8 +23,18 @@ name = "random"
 """
 
 
-def test_a_patched_ruleset_s_games_are_played_with_the_patched_content() -> None:
-    spec = parse_spec(SPEC.format(ruleset='ruleset = "tournament"'), Path("t.toml"))
+RULESET = """
+description = "Lantern Bearers' Hero reaches 2 (a test's ruleset)."
+[patch.factions.lantern-bearers.hero]
+range = 2
+"""
+
+
+def test_a_patched_ruleset_s_games_are_played_with_the_patched_content(
+        tmp_path: Path) -> None:
+    (tmp_path / "short-lantern.toml").write_text(RULESET, encoding="utf-8")
+    spec = parse_spec(SPEC.format(ruleset='ruleset = "short-lantern.toml"'),
+                      tmp_path / "t.toml")
     packaged = default_content().fingerprint
     assert spec.custom_content and spec.content.fingerprint != packaged
     jobs = spec.jobs()
@@ -32,11 +42,13 @@ def test_a_patched_ruleset_s_games_are_played_with_the_patched_content() -> None
     for job in jobs:
         assert job.content is not None
         assert job.content.fingerprint == spec.content.fingerprint
-    # The patch is there in play: Lantern Bearers' Hero reaches 2 (tournament.toml).
+    # The patch is there in play: Lantern Bearers' Hero reaches 2 (3 in the package).
     patched = jobs[0].content
     assert patched is not None
     lantern = next(f for f in patched.factions if f.id == "lantern-bearers")
     assert lantern.hero.range == 2
+    assert next(f for f in default_content().factions
+                if f.id == "lantern-bearers").hero.range == 3
     row = play_game(jobs[0])
     assert row["content"] == spec.content.fingerprint
 
