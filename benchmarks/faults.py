@@ -109,7 +109,8 @@ TESTS: dict[str, tuple[str, ...]] = {
                        "tests/web/test_ai_worker_seed.py", "tests/web/test_worker_parent_look.py",
                        "tests/web/test_ai_prefork.py", "tests/web/test_ai_budget_turns.py",
                        "tests/web/test_ai_draft_in_process.py",
-                       "tests/web/test_ai_pool_contract.py"),
+                       "tests/web/test_ai_pool_contract.py",
+                       "tests/web/test_ai_choose_contract.py"),
     "web/live.py": ("tests/web/test_pinned_web.py", "tests/web/test_live_watchers.py",
                     "tests/web/test_capacity.py::test_sqlite_watchers_see_another_process_by_a_slow_poll",
                     # the AI driver asks the hub whether a game is watched
