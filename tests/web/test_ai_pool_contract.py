@@ -133,9 +133,9 @@ def test_agent_for_keeps_the_last_games_search_agents(monkeypatch: pytest.Monkey
     ai_pool.agent_for("g9", "easy", seed=1)
     ai_pool.agent_for("g9", "medium", seed=1)
     assert list(kept) == [("g2", "hard"), ("g3", "hard"), ("g4", "hard"), ("g5", "hard")]
-    # nor does a think without a game
+    # nor does a think without a game, which leaves the games' agents kept
     ai_pool.agent_for(None, "hard", seed=1)
-    assert ("", "hard") not in kept
+    assert list(kept) == [("g2", "hard"), ("g3", "hard"), ("g4", "hard"), ("g5", "hard")]
     monkeypatch.setenv("RELIQUARY_AI_WARM_GAMES", "0")
     assert ai_pool.agent_for("g2", "hard", seed=1) is not None
     assert len(kept) == 0

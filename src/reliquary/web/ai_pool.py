@@ -262,8 +262,10 @@ def agent_for(game_id: str | None, level: str, seed: int) -> Agent:
     """The agent to think for ``game_id`` at ``level``: this worker's from the game's
     last think when it kept one (reseeded with ``seed``, its memory of positions
     forgotten, to be recalled; its search table kept), otherwise a fresh one."""
-    keep = warm_games() if game_id is not None else 0
-    key = (game_id or "", level)
+    if game_id is None:  # a think for no game: nothing to carry over, nothing to evict
+        return get_agent(level, seed=seed)
+    keep = warm_games()
+    key = (game_id, level)
     agent = _WARM_AGENTS.pop(key, None)
     if agent is None:
         agent = get_agent(level, seed=seed)
