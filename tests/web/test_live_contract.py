@@ -19,7 +19,7 @@ from sqlalchemy import create_engine
 from reliquary.web import live
 from reliquary.web.live import GameGone, LiveHub, revision_probe
 
-from .test_live_watchers import Socket
+from .test_live_watchers import Socket, unchanged
 
 
 async def _settle(rounds: int = 10) -> None:
@@ -118,20 +118,14 @@ def test_a_game_gone_is_told_and_closed_4404() -> None:
         await hub.start()
         left: list[str] = []
         hub.on_leave.append(left.append)
-        closed: list[int] = []
         socket = Socket()
-
-        async def close(code: int = 1000) -> None:
-            closed.append(code)
-
-        socket.close = close  # type: ignore[method-assign]
 
         async def snapshot() -> dict[str, Any]:
             raise GameGone("no game g")
 
         await hub.serve(socket, "g", snapshot)
         assert socket.sent == [{"type": "error", "code": "not_found", "error": "no game g"}]
-        assert closed[0] == 4404
+        assert socket.closed[0] == 4404
         assert hub.handlers == 0 and not hub.watching("g") and left == ["g"]
         await hub.stop()
 
@@ -142,23 +136,13 @@ def test_an_idle_socket_is_told_and_closed_4408() -> None:
     async def scenario() -> None:
         hub = LiveHub("sqlite://", ping_s=0, idle_s=0.005, poll_s=0)
         await hub.start()
-        closed: list[int] = []
         socket = Socket()
-
-        async def close(code: int = 1000) -> None:
-            closed.append(code)
-
-        socket.close = close  # type: ignore[method-assign]
-
-        async def snapshot() -> dict[str, Any]:
-            return {"type": "update", "rev": "1"}
-
-        await hub.serve(socket, "g", snapshot)
+        await hub.serve(socket, "g", unchanged)
         assert socket.sent == [
             {"type": "update", "rev": "1"},
             {"type": "error", "code": "idle",
              "error": "closed after a long time with no activity: reload to watch again"}]
-        assert closed[0] == 4408
+        assert socket.closed[0] == 4408
         assert hub.handlers == 0
         await hub.stop()
 
@@ -256,24 +240,14 @@ def test_stop_closes_every_watcher_1001() -> None:
     async def scenario() -> None:
         hub = LiveHub("sqlite://", ping_s=0, idle_s=0, poll_s=0)
         await hub.start()
-        closed: list[int] = []
-
-        async def snapshot() -> dict[str, Any]:
-            return {"type": "update", "rev": "1"}
-
         sockets = [Socket(), Socket()]
-        for socket in sockets:
-            async def close(code: int = 1000) -> None:
-                closed.append(code)
-
-            socket.close = close  # type: ignore[method-assign]
-        tasks = [asyncio.ensure_future(hub.serve(s, g, snapshot))
+        tasks = [asyncio.ensure_future(hub.serve(s, g, unchanged))
                  for s, g in zip(sockets, ("g", "h"), strict=True)]
         await _settle()
         assert hub.handlers == 2
         await hub.stop()
         await asyncio.gather(*tasks)
-        assert closed == [1001, 1001]
+        assert [s.closed for s in sockets] == [[1001], [1001]]
         assert hub.handlers == 0 and not hub.watching("g") and not hub.watching("h")
 
     asyncio.run(scenario())

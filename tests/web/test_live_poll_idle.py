@@ -11,7 +11,7 @@ from typing import Any
 
 from reliquary.web.live import LiveHub
 
-from .test_live_watchers import Socket
+from .test_live_watchers import Socket, unchanged
 
 
 class Counted(LiveHub):
@@ -50,11 +50,8 @@ def test_the_poll_asks_nothing_while_nobody_watches() -> None:
         await until(lambda: hub.turns > begun + 20)  # twenty turns with nobody there
         assert asked == []
 
-        async def snapshot() -> dict[str, Any]:
-            return {"type": "update", "rev": "1"}
-
         socket = Socket()
-        task = asyncio.ensure_future(hub.serve(socket, "g", snapshot))
+        task = asyncio.ensure_future(hub.serve(socket, "g", unchanged))
         await until(lambda: bool(asked))
         assert asked[0] == ["g"]
         socket.gone.set()

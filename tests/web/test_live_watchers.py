@@ -18,11 +18,13 @@ from reliquary.web.live import LiveHub
 
 
 class Socket:
-    """A client's WebSocket: open until the test makes it leave."""
+    """A client's WebSocket: open until the test makes it leave; ``closed``: the codes
+    the server closed it with."""
 
     def __init__(self) -> None:
         self.gone = asyncio.Event()
         self.sent: list[Any] = []
+        self.closed: list[int] = []
         self.application_state = WebSocketState.CONNECTING
 
     async def accept(self) -> None:
@@ -36,7 +38,13 @@ class Socket:
         self.sent.append(data)
 
     async def close(self, code: int = 1000) -> None:
+        self.closed.append(code)
         self.application_state = WebSocketState.DISCONNECTED
+
+
+async def unchanged() -> dict[str, Any]:
+    """A game's snapshot that never changes."""
+    return {"type": "update", "rev": "1"}
 
 
 def test_a_game_is_watched_until_its_last_socket_closes() -> None:
@@ -46,11 +54,8 @@ def test_a_game_is_watched_until_its_last_socket_closes() -> None:
         left: list[str] = []
         hub.on_leave.append(left.append)
 
-        async def snapshot() -> dict[str, Any]:
-            return {"type": "update", "rev": "1"}
-
         one, two, other = Socket(), Socket(), Socket()
-        tasks = [asyncio.ensure_future(hub.serve(s, g, snapshot))
+        tasks = [asyncio.ensure_future(hub.serve(s, g, unchanged))
                  for s, g in ((one, "g"), (two, "g"), (other, "h"))]
         for _ in range(5):
             await asyncio.sleep(0)
@@ -68,7 +73,7 @@ def test_a_game_is_watched_until_its_last_socket_closes() -> None:
         assert not hub.watching("h") and left == ["g", "h"] and hub.handlers == 0
         # a game watched again after that counts afresh
         again = Socket()
-        task = asyncio.ensure_future(hub.serve(again, "g", snapshot))
+        task = asyncio.ensure_future(hub.serve(again, "g", unchanged))
         for _ in range(5):
             await asyncio.sleep(0)
         assert hub.watching("g")
