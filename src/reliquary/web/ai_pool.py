@@ -82,7 +82,7 @@ from ..engine import (
     position_from_dict,
     position_to_dict,
 )
-from ..rulesets import patch_of
+from ..rulesets import load_ruleset, patch_of, ruleset_names, stored_content
 from .config import env_number
 
 log = logging.getLogger(__name__)
@@ -183,8 +183,6 @@ def ruleset_content(fingerprint: object, content: Content,
     """The content whose fingerprint is ``fingerprint``: the package's with ``patch``, or
     a packaged ruleset's (``content`` when none has: the position is then refused as of
     other content)."""
-    from ..rulesets import load_ruleset, ruleset_names, stored_content
-
     if patch:
         patched = stored_content("ruleset", patch)
         if patched.fingerprint == fingerprint:
