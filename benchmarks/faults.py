@@ -1011,12 +1011,14 @@ def _normal(source: str) -> str:
 
 
 def generate(copy: Path, count: int, seed: int, areas: Sequence[str] | None = None,
-             avoid: Sequence[int] = ()) -> list[Fault]:
+             avoid: Sequence[int | tuple[int, int]] = ()) -> list[Fault]:
     """``count`` generated faults per area, drawn with ``seed`` from the sites of the
     area's modules (in the package at ``copy``); the sites another seed in ``avoid``
     would draw are left out, so that a second sample shares no fault with the first.
-    A change that leaves the module's syntax tree as it was, or breaks its syntax, is
-    passed over for the next site."""
+    An avoided seed is drawn at ``count`` too, or at its own as ``(seed, count)`` (a
+    larger practice sample). A change that leaves the module's syntax tree as it was,
+    or breaks its syntax, is passed over for the next site."""
+    avoided = [(a, count) if isinstance(a, int) else a for a in avoid]
     faults: list[Fault] = []
     for area, modules in MUTATED.items():
         if areas and area not in areas:
@@ -1027,9 +1029,9 @@ def generate(copy: Path, count: int, seed: int, areas: Sequence[str] | None = No
         # Each seed avoided is taken as it was drawn: avoiding the smaller seeds among
         # those given (A: 1; B: 2 avoiding 1; C: 3 avoiding 1 and 2 ...), so that a chain
         # of samples shares no site with any sample before it.
-        taken = {(f.module, f.at) for other in avoid
-                 for f in _drawn(copy, count, other, area,
-                                 tuple(a for a in avoid if a < other))}
+        taken = {(f.module, f.at) for other, size in avoided
+                 for f in _drawn(copy, size, other, area,
+                                 tuple(a for a in avoided if a[0] < other))}
         rng = random.Random(f"{seed}/{area}")
         order = rng.sample(pool, len(pool))
         chosen: list[Fault] = []
@@ -1056,11 +1058,11 @@ def generate(copy: Path, count: int, seed: int, areas: Sequence[str] | None = No
 
 #: The draws of avoided seeds, worked out once each: a chain of avoids draws the smaller
 #: seeds again and again (seed 6 avoiding 1-5 asked for seed 1's draw 16 times).
-_DRAWN: dict[tuple[str, int, int, str, tuple[int, ...]], list[Fault]] = {}
+_DRAWN: dict[tuple[str, int, int, str, tuple[tuple[int, int], ...]], list[Fault]] = {}
 
 
-def _drawn(copy: Path, count: int, seed: int, area: str, avoid: tuple[int, ...]
-           ) -> list[Fault]:
+def _drawn(copy: Path, count: int, seed: int, area: str,
+           avoid: tuple[tuple[int, int], ...]) -> list[Fault]:
     key = (str(copy), count, seed, area, avoid)
     if key not in _DRAWN:
         _DRAWN[key] = generate(copy, count, seed, [area], avoid)
@@ -1378,6 +1380,14 @@ def report(outcomes: Sequence[Outcome]) -> str:
     return "\n".join(lines)
 
 
+def _avoided(text: str) -> int | tuple[int, int]:
+    seed, _, size = text.partition(":")
+    try:
+        return (int(seed), int(size)) if size else int(seed)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: a seed, or SEED:N") from None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--area", action="append", help="only this area (repeatable)")
@@ -1389,8 +1399,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--generate", type=int, metavar="N",
                         help="instead of the list: N faults per area drawn by the mutator")
     parser.add_argument("--seed", type=int, default=1, help="the mutator's seed (default 1)")
-    parser.add_argument("--avoid", type=int, action="append", default=[], metavar="SEED",
-                        help="leave out the sites this seed draws (repeatable): a fresh sample")
+    parser.add_argument("--avoid", type=_avoided, action="append", default=[],
+                        metavar="SEED[:N]",
+                        help="leave out the sites this seed draws (repeatable): a fresh "
+                             "sample; with :N, the seed's sample of N per area")
     parser.add_argument("--every-test", action="store_true",
                         help="run each fault's whole set of tests, not only those that "
                              "reach its lines (slower; no coverage needed)")

@@ -99,6 +99,19 @@ def test_a_fresh_sample_shares_no_site_with_the_seeds_it_avoids(
     assert not {(f.module, f.at) for f in [*first, *fresh]} & {(f.module, f.at) for f in third}
 
 
+def test_a_larger_practice_sample_is_avoided_whole(faults: ModuleType, package: Path) -> None:
+    practice = faults.generate(package, 6, 9, ["lab"], avoid=[1])
+    first = faults.generate(package, 2, 1, ["lab"])
+    assert {(f.module, f.at) for f in practice[:2]} == {
+        (f.module, f.at) for f in faults.generate(package, 2, 9, ["lab"], avoid=[1])}
+    fresh = faults.generate(package, 2, 2, ["lab"], avoid=[1, (9, 6)])
+    assert len(fresh) == 2
+    assert not {(f.module, f.at) for f in [*practice, *first]} & {
+        (f.module, f.at) for f in fresh}
+    with pytest.raises(SystemExit):
+        faults.main(["--generate", "2", "--avoid", "9:x", "--list"])
+
+
 def test_in_the_engine_only_the_variants_code_is_mutated(faults: ModuleType) -> None:
     source = (faults.PACKAGE / "engine/state.py").read_text(encoding="utf-8")
     lines = source.splitlines()
