@@ -178,6 +178,7 @@ TESTS: dict[str, tuple[str, ...]] = {
                      "tests/ai/test_search_reference.py", "tests/ai/test_search_bounds.py",
                      "tests/ai/test_principal_variation.py", "tests/ai/test_search_ordering.py",
                      "tests/ai/test_round_end_depth.py", "tests/ai/test_search_first_iteration.py",
+                     "tests/ai/test_search_contract.py",
                      # the Dread test (M-COND) is the search's one die
                      "tests/ai/test_conditions_module_ai.py::test_the_search_never_samples_a_die"),
 }
