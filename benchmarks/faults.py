@@ -142,7 +142,10 @@ TESTS: dict[str, tuple[str, ...]] = {
                       "tests/lab/test_kept_records.py", "tests/lab/test_ray_retries.py",
                       # the local workers' retries, a killed worker, Ctrl-C
                       "tests/lab/test_faults.py", "tests/lab/test_custom_content_games.py",
-                      "tests/lab/test_run_spec_callbacks.py"),
+                      "tests/lab/test_run_spec_callbacks.py",
+                      # in this process: run_spec, the retries, the worker loop, streams
+                      "tests/lab/test_runner_contract.py", "tests/lab/test_same_dice.py",
+                      "tests/lab/test_glory_module_lab.py"),
     "printing/tokens.py": ("tests/printing/test_pinned_print.py",
                            "tests/printing/test_board_tokens_rules.py",
                            "tests/printing/test_page_bounds.py",
