@@ -136,7 +136,7 @@ TESTS: dict[str, tuple[str, ...]] = {
                     "tests/lab/test_spec_bounds.py", "tests/lab/test_spec_errors.py",
                     "tests/lab/test_spec_grid.py", "tests/lab/test_custom_content_games.py",
                     "tests/lab/test_seeds_kept.py", "tests/lab/test_design_balanced_flag.py",
-                    "tests/lab/test_spec_contract.py"),
+                    "tests/lab/test_spec_contract.py", "tests/lab/test_same_dice.py"),
     "lab/runner.py": ("tests/lab/test_pinned_lab.py", "tests/lab/test_spec.py",
                       "tests/lab/test_metrics.py", "tests/lab/test_row_columns.py",
                       "tests/lab/test_kept_records.py", "tests/lab/test_ray_retries.py",

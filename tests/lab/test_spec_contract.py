@@ -7,6 +7,7 @@ seatings and counts of one and two agents, and the one-line description."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -114,3 +115,128 @@ def test_the_command_that_replays_a_run() -> None:
     assert s.command("runs/x") == ("reliquary lab run one.toml --out runs/x "
                                    "--games-per-cell 5  # settings set by lab tune: "
                                    "round_cap=60")
+
+
+# ---------------------------------------------------------------------- every refusal's key
+BASE = 'seed = 1\ngames_per_cell = 1\nfactions = [["pyre-choir", "grave-tide"]]\n'
+AGENT = '[[agents]]\nname = "greedy"\n'
+
+
+def _top(line: str) -> str:
+    return BASE.replace("seed = 1\n", f"seed = 1\n{line}\n") + AGENT
+
+
+def _problems(text: str) -> list[tuple[str, str]]:
+    with pytest.raises(SpecError) as err:
+        parse_spec(text, "p.toml")
+    return err.value.problems
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    (BASE + '[settings]\nmodules = ["glory"]\n"glory.phases" = [2, 99]\n' + AGENT,
+     [("settings", "glory.phases must be a whole number from 0 to 6, not 99")]),
+    (BASE + '[settings]\n"nomod.x" = 1\n' + AGENT,
+     # (the modules' list: whatever modules are registered, tests' own included)
+     [("settings.nomod.x", "unknown module 'nomod'; available modules: ")]),
+    (_top("rites = 3"), [("rites", 'must be "free", "balanced" or a list of [Key\'s rite, '
+                                   'Skull\'s rite] pairs, such as [["Harrow", "Exhumation"]] '
+                                   "(got 3)")]),
+    (_top('first = "both"'),
+     [("first", 'must be "free", "balanced", "key" or "skull" (got \'both\')')]),
+    (BASE + "agents = []\n", [("agents", "at least 1 entry needed")]),
+    ("", [("agents", "required key is missing")]),
+    (BASE + AGENT + 'module_eval = "x"\n',
+     [("agents[0].module_eval", "must be 'aware' or 'blind' (got 'x')")]),
+    (BASE + 'agents = ["greedy"]\n', [("agents[0]", "must be a table (got 'greedy')")]),
+    (BASE + "[[agents]]\nname = 3\n", [("agents[0].name", "must be text (got 3)")]),
+    (_top('ruleset = "nope"'), [("ruleset", "unknown ruleset 'nope'; known: classic, "
+                                            "tournament (or the path of a .toml file)")]),
+    (BASE.replace('[["pyre-choir", "grave-tide"]]', "[]") + AGENT,
+     [("factions", 'an empty list; use "all", "free" or pairs')]),
+    (_top("keep_records = 3"), [("keep_records", "must be text (got 3)"),
+                                ("keep_records", "must be a list (got 3)")]),
+    (_top('rites = [["Harrow", "Harrow"]]'),
+     [("rites[0]", "the two players draft different rites (S5)")]),
+    (_top("rites = []"), [("rites", 'an empty list; use "free", "balanced" or pairs')]),
+    (_top('rites = [["Harow", "Exhumation"]]'),
+     [("rites[0]", "unknown rite 'Harow' (did you mean 'Harrow'?); allowed: Exhumation, "
+                   "Desecration, Harrow")]),
+    (_top("name = 5"), [("name", "must be text (got 5)")]),
+])
+def test_each_refusal_names_its_key(text: str, want: list[tuple[str, str]]) -> None:
+    got = _problems(text)
+    assert len(got) == len(want), got
+    for (key, message), (wkey, wmessage) in zip(got, want, strict=True):
+        assert key == wkey
+        assert message == wmessage or (wmessage.endswith(": ")
+                                       and message.startswith(wmessage)), message
+
+
+@pytest.mark.parametrize("pair", ['[["pyre-choir"]]', '[["pyre-choir", 3]]'])
+def test_a_malformed_pair_is_reported_once_by_the_validation(pair: str) -> None:
+    for key in ("factions", "rites"):
+        text = (BASE.replace('[["pyre-choir", "grave-tide"]]', pair) + AGENT
+                if key == "factions" else _top(f"rites = {pair}"))
+        problems = _problems(text)
+        assert {k for k, _ in problems} == {key}, problems
+        assert all(m.startswith("must be ") for _, m in problems)
+
+
+def test_a_bad_agent_entry_is_not_checked_for_its_budget() -> None:
+    """An entry that is no table, or whose name is no text, is the validation's: no
+    'unknown agent' or 'needs a node budget' beside it."""
+    assert [k for k, _ in _problems(BASE + 'agents = ["search"]\n')] == ["agents[0]"]
+    assert [k for k, _ in _problems(BASE + "[[agents]]\nname = 3\nnodes = 5\n")] == [
+        "agents[0].name"]
+    assert _problems(BASE + '[[agents]]\nname = "mcts"\n') == [
+        ("agents[0].nodes", "mcts needs a node budget (nodes = N) so that the run is "
+                            "reproducible")]
+
+
+def test_module_options_one_value_a_grid_and_a_subset() -> None:
+    def grid(settings: str) -> list[Any]:
+        s = parse_spec(BASE + "[settings]\n" + settings + "\n" + AGENT, "p.toml")
+        return [{k: v for k, v in cell.items() if "." in k} for cell in s.settings_grid]
+
+    assert grid('modules = ["glory"]\n"glory.phases" = 2') == [{"glory.phases": 2}]
+    assert grid('modules = ["glory"]\n"glory.phases" = [1, 2]') == [
+        {"glory.phases": 1}, {"glory.phases": 2}]
+    # a subset option: a list is one value, a list of lists a grid
+    assert grid('modules = ["conditions"]\n"conditions.actions" = ["focus", "guard"]') == [
+        {"conditions.actions": ["focus", "guard"]}]
+    assert grid('modules = ["conditions"]\n"conditions.actions" = [["focus"], '
+                '["guard", "tend"]]') == [{"conditions.actions": ["focus"]},
+                                         {"conditions.actions": ["guard", "tend"]}]
+    # an option counts only where its module is on
+    assert grid('modules = [[], ["glory"]]\n"glory.phases" = [1, 2]') == [
+        {}, {"glory.phases": 1}, {"glory.phases": 2}]
+
+
+def test_overrides_of_the_seed_and_of_the_content_s_numbers() -> None:
+    s = parse_spec(BASE + AGENT, "p.toml", overrides={"seed": 9, "round_cap": 30})
+    assert s.seed == 9 and s.overrides == {"seed": 9, "round_cap": 30}
+    assert [c["round_cap"] for c in s.settings_grid] == [30]
+    assert not s.custom_content
+    patched = parse_spec(BASE + AGENT, "p.toml",
+                         overrides={"patch.factions.grave-tide.hero_hp": 9})
+    assert patched.custom_content and patched.settings_grid == parse_spec(
+        BASE + AGENT, "p.toml").settings_grid
+    hp = {f.id: f.hero_hp for f in patched.content.factions}
+    assert hp["grave-tide"] == 9
+    assert all(j.content is patched.content for j in patched.jobs())
+    assert patched.spec_hash != parse_spec(BASE + AGENT, "p.toml").spec_hash
+
+
+def test_a_ruleset_s_settings_and_name() -> None:
+    s = parse_spec(_top('ruleset = "tournament"'), "p.toml")
+    assert s.ruleset == "tournament"
+    assert s.describe_rules() == ("greedy; ruleset=tournament, size=8, round_cap=200, "
+                                  "killed_minions=removed")
+    assert [c["killed_minions"] for c in s.settings_grid] == ["removed"]
+    assert all(j.ruleset == "tournament" for j in s.jobs())
+    own = parse_spec(_top('ruleset = "tournament"').replace(
+        AGENT, '[settings]\nkilled_minions = "pool"\n' + AGENT), "p.toml")
+    assert [c["killed_minions"] for c in own.settings_grid] == ["pool"]   # the spec's own
+    plain = parse_spec(BASE + AGENT, "p.toml")
+    assert plain.ruleset == "classic" and "ruleset=" not in plain.describe_rules()
+    assert all(j.ruleset == "classic" for j in plain.jobs())

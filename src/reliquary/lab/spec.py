@@ -325,6 +325,9 @@ class LabSpec:
 
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+#: A union's branches in a validation location that look like names (``str`` in
+#: ``keep_records.str``): the validator's steps, not the spec's keys.
+_BRANCHES = frozenset({"str", "int", "float", "bool"})
 
 
 class _Problems:
@@ -455,7 +458,7 @@ def _where(loc: tuple[int | str, ...]) -> str:
     for part in loc:
         if isinstance(part, int):
             key += f"[{part}]"
-        elif _NAME.match(part):
+        elif _NAME.match(part) and part not in _BRANCHES:
             key += f".{part}" if key else part
     return key or "(spec)"
 
@@ -492,6 +495,8 @@ def _plain(error: Any) -> tuple[str, str]:
         return key, f"at least {ctx.get('min_length')} entry needed"
     if kind in _PLAIN:
         return key, f"{_PLAIN[kind]} (got {got!r})"
+    if kind == "literal_error":   # one of a few words: ``'aware' or 'blind'``
+        return key, f"must be {ctx.get('expected')} (got {got!r})"
     return key, f"{error['msg']} (got {got!r})"
 
 
