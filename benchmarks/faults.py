@@ -130,7 +130,7 @@ TESTS: dict[str, tuple[str, ...]] = {
                        "tests/lab/test_run_spec_callbacks.py",
                        "tests/lab/test_metrics_contract.py"),
     "lab/sprt.py": ("tests/lab/test_pinned_lab.py", "tests/lab/test_sprt.py",
-                    "tests/lab/test_sprt_reference.py"),
+                    "tests/lab/test_sprt_reference.py", "tests/lab/test_sprt_contract.py"),
     "lab/spec.py": ("tests/lab/test_pinned_lab.py", "tests/lab/test_spec.py",
                     "tests/lab/test_design.py", "tests/lab/test_modules_spec.py",
                     "tests/lab/test_spec_bounds.py", "tests/lab/test_spec_errors.py",
