@@ -11,8 +11,10 @@ from typing import Any
 
 import pytest
 
+from reliquary.ai import evaluate
 from reliquary.content import default_content
 from reliquary.engine import CHANCE, format_option
+from reliquary.web.ai_pool import squash
 from reliquary.web.db import GameRow
 from reliquary.web.games import PROMPTS, new_session, undo_count, view
 
@@ -20,10 +22,10 @@ SIDES = ("key", "skull")
 VIEWERS = [frozenset({0, 1}), frozenset({0}), frozenset({1}), frozenset()]
 
 
-def session_for(mode: str, seed: int, **row: Any) -> Any:
+def session_for(mode: str, seed: int, ai_seat: int = 1, **row: Any) -> Any:
     options: dict[str, Any] = {"creator": "key"}
     if mode == "ai":
-        options |= {"ai_seat": 1, "level": "easy"}
+        options |= {"ai_seat": ai_seat, "level": "easy"}
     game_row = GameRow(f"g{seed}", mode, {"round_cap": 12}, options,
                        {"both": "b", "key": "k", "skull": "s", "invite": "inv"}, False,
                        rev=seed, **row)
@@ -68,7 +70,8 @@ def check(session: Any, seats: frozenset[int], token: str | None) -> None:
         assert got["phase"] == ("play" if turns_begun or d.kind == "play" else "setup")
         assert got["result"] is None
         offered = (row.mode in ("ai", "hotseat") and bool(seats)
-                   and undo_count(history, seats, 1 if row.mode == "ai" else None) > 0)
+                   and undo_count(history, seats, row.options["ai_seat"] if row.mode == "ai"
+                                  else None) > 0)
         assert got["undo"] is offered
     rolls = [e for e in history if e.kind in ("roll", "dread")]
     if rolls:
@@ -85,8 +88,22 @@ def check(session: Any, seats: frozenset[int], token: str | None) -> None:
                                                                  None)
     assert got["clock"] is None
     if row.mode == "ai":
-        assert got["ai"]["seat"] == "skull" and got["ai"]["level"] == "easy"
-        assert -1.0 <= got["evaluation"] <= 1.0
+        ai_seat = row.options["ai_seat"]
+        human = 1 - ai_seat
+        # no pool: the AI thinks in a thread; "thinking" while it is to move, no budget
+        # for a level without a time budget (easy), nothing queued, nothing left to count
+        to_move = not state.is_terminal and state.current_player == ai_seat
+        assert got["ai"] == {"level": "easy", "seat": SIDES[ai_seat],
+                             "state": "thinking" if to_move else "idle",
+                             "queue_position": None, "budget_s": None, "seconds_left": None}
+        # the bar is the human's: the static evaluation from the human's side, or the
+        # result for the human once the game is over
+        if state.is_terminal:
+            winner = state.result.winner
+            assert got["evaluation"] == (0.0 if winner is None
+                                         else 1.0 if winner == human else -1.0)
+        else:
+            assert got["evaluation"] == round(squash(evaluate(state, human)), 3)
     else:
         assert got["ai"] is None and got["evaluation"] is None
 
@@ -112,14 +129,17 @@ def test_every_view_of_every_decision(mode: str, seed: int, row: dict[str, Any])
     assert steps > 20
 
 
-def test_an_ai_game_s_view_at_every_decision() -> None:
+@pytest.mark.parametrize("ai_seat", [1, 0])
+def test_an_ai_game_s_view_at_every_decision(ai_seat: int) -> None:
     rng = random.Random(9)
-    session = session_for("ai", 9)
+    session = session_for("ai", 9, ai_seat=ai_seat)
+    human = frozenset({1 - ai_seat})
+    token = "ks"[1 - ai_seat]
     while not session.state.is_terminal:
-        check(session, frozenset({0}), "k")
+        check(session, human, token)
         check(session, frozenset(), None)
         session.apply(rng.choice(session.state.decision().options))
-    check(session, frozenset({0}), "k")
+    check(session, human, token)
 
 
 def test_a_past_position_s_view_offers_nothing() -> None:
@@ -131,3 +151,20 @@ def test_a_past_position_s_view_offers_nothing() -> None:
     got = view(session, frozenset({0, 1}), ai=None, clocks=None, upto=10)
     assert got["decision"]["mine"] is False and got["decision"]["options"] == []
     assert got["undo"] is False and got["clock"] is None
+
+
+def test_a_past_position_of_an_ai_game_shows_no_bar_and_no_thinking() -> None:
+    """``upto`` in an AI game: no evaluation bar, and the AI idle whoever is to move."""
+    rng = random.Random(6)
+    session = session_for("ai", 6, ai_seat=0)
+    ai_to_move = 0
+    for _ in range(40):
+        state = session.state
+        got = view(session, frozenset({1}), ai=None, clocks=None, upto=len(session.game.history))
+        assert got["evaluation"] is None
+        assert got["ai"] == {"level": "easy", "seat": "key", "state": "idle",
+                             "queue_position": None, "budget_s": None, "seconds_left": None}
+        assert got["undo"] is False
+        ai_to_move += state.current_player == 0
+        session.apply(rng.choice(state.decision().options))
+    assert ai_to_move > 5
