@@ -457,3 +457,80 @@ def test_module_chance_kinds_draw_from_streams_of_their_own() -> None:
     reveal = dice.stream(at("reveal"))
     assert reveal is dice.stream(at("reveal")) and reveal is not dice.stream(at("dread"))
     assert reveal.random() == random.Random(runner.stream_seed(9, "reveal")).random()
+
+
+# ---------------------------------------------------------------------- one game's row
+def test_a_played_game_s_row_names_its_job_rules_result_and_rounds(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A real game: the row's identity columns are its job's, the rules' columns its
+    settings', the result and counts the final state's; ``decisions`` counts the
+    players' choices; ``eval_key`` holds Key's evaluation once at the end of each round,
+    in order; no module figures without modules."""
+    from reliquary.engine import SIDES
+    from reliquary.lab.store import settings_columns
+
+    job = spec_of(tmp_path, 1).jobs()[1]
+    made: list[Any] = []
+    real_state = runner.State
+
+    def capture(*args: Any, **kwargs: Any) -> Any:
+        made.append(real_state(*args, **kwargs))
+        return made[-1]
+
+    evaluated: list[tuple[int, int]] = []
+
+    def evaluate(state: Any, side: int) -> float:
+        evaluated.append((state.rounds, side))
+        return 1.5 * state.rounds
+
+    chosen: list[str] = []
+    real_choose = runner._ForcedSetup.choose
+
+    def choose(self: Any, state: Any) -> Any:
+        chosen.append(state.decision().kind)
+        return real_choose(self, state)
+
+    monkeypatch.setattr(runner, "State", capture)
+    monkeypatch.setattr(runner, "evaluate", evaluate)
+    monkeypatch.setattr(runner._ForcedSetup, "choose", choose)
+    row = runner.play_game(job)
+    state = made[-1]
+    assert state.result is not None
+    assert (row["run"], row["spec_hash"], row["game_id"], row["game_index"], row["rep"],
+            row["seed"]) == (job.run, job.spec_hash, job.game_id, job.game_index, job.rep,
+                             job.chance_seed)
+    assert row["content"] == state.content.fingerprint
+    assert {k: row[k] for k in settings_columns(state.settings)} == settings_columns(
+        state.settings)
+    assert row["round_cap"] == 6
+    winner = state.result.winner
+    assert row["winner"] == (None if winner is None else SIDES[winner])
+    assert (row["rounds"], row["turns"]) == (state.rounds, sum(state.turns_taken))
+    assert row["decisions"] == len(chosen) > 0
+    assert evaluated == [(r, 0) for r in range(1, state.rounds + 1)] and state.rounds > 1
+    assert row["eval_key"] == [1.5 * r for r in range(1, state.rounds + 1)]
+    assert row["module_stats"] == []
+    assert isinstance(row["seconds"], float) and row["seconds"] >= 0
+    plays = [k for k in chosen if k == "play"]
+    assert plays and row["play_options_key"] > 0 and row["play_options_skull"] > 0
+
+
+def test_a_seat_without_a_play_decision_has_no_options() -> None:
+    from reliquary.content import default_content
+    from reliquary.engine import State
+
+    state = State(default_content(), runner.Settings())
+    state.result = SimpleNamespace(winner=None, reason="round_cap", detail="", scores=None)
+    job = SimpleNamespace(run="r", spec_hash="h", game_id="g", game_index=0, rep=0,
+                          chance_seed=1, agents=(_entry(), _entry()), agent_a_seat=0)
+    row = runner._row(job, state, [], [None, None], [[0, 0], [12, 3]], [], 0,  # type: ignore[arg-type]
+                      0.0)
+    assert (row["play_options_key"], row["play_options_skull"]) == (0.0, 4.0)
+    assert row["vigil_min"] == state.settings.vigil_start and row["first"] is None
+    assert (row["tiebreak"], row["vigil_score_key"], row["winner"]) == (None, None, None)
+
+
+def _entry() -> Any:
+    from reliquary.lab.spec import AgentEntry
+
+    return AgentEntry(name="greedy")
