@@ -83,7 +83,8 @@ def pinned(area: str, name: str, module: str, old: str, new: str, why: str) -> F
 #: suites are left to CI). Paths are relative to the repository root.
 TESTS: dict[str, tuple[str, ...]] = {
     "web/guard.py": ("tests/web/test_pinned_web.py", "tests/web/test_trust.py",
-                     "tests/web/test_hardening.py", "tests/web/test_guard_exact.py"),
+                     "tests/web/test_hardening.py", "tests/web/test_guard_exact.py",
+                     "tests/web/test_guard_contract.py"),
     "web/schemas.py": ("tests/web/test_pinned_clock.py", "tests/web/test_pinned_web.py",
                        "tests/web/test_trust.py", "tests/web/test_record_bounds.py",
                        "tests/web/test_schema_edges.py"),
