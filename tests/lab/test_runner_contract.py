@@ -534,3 +534,27 @@ def _entry() -> Any:
     from reliquary.lab.spec import AgentEntry
 
     return AgentEntry(name="greedy")
+
+
+def test_ray_is_started_quietly_without_its_own_retries(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``ray.init`` with the address (None for "local"), no dashboard, no worker logs
+    in the driver; each game a task with Ray's retries off (the lab counts its own);
+    "auto" by default."""
+    import sys
+
+    from .test_ray_retries import StandIn, games_failing
+
+    jobs = spec_of(tmp_path, 1).jobs()
+    games_failing(monkeypatch, {})
+    for address, joined in (("local", None), ("auto", "auto")):
+        ray = StandIn(initialized=False)
+        monkeypatch.setitem(sys.modules, "ray", ray)
+        assert len(list(runner.run_ray(jobs, address))) == len(jobs)
+        assert ray.inits == [{"address": joined, "include_dashboard": False,
+                              "log_to_driver": False}]
+        assert ray.options == [{"max_retries": 0}]
+    ray = StandIn(initialized=False)
+    monkeypatch.setitem(sys.modules, "ray", ray)
+    list(runner.run_ray(jobs))
+    assert [i["address"] for i in ray.inits] == ["auto"]
