@@ -240,3 +240,49 @@ def test_a_ruleset_s_settings_and_name() -> None:
     plain = parse_spec(BASE + AGENT, "p.toml")
     assert plain.ruleset == "classic" and "ruleset=" not in plain.describe_rules()
     assert all(j.ruleset == "classic" for j in plain.jobs())
+
+
+# ---------------------------------------------------------------------- the setup design
+RITE_IDS = ("Exhumation", "Desecration", "Harrow")   # the content's order
+ORDERED = [(a, b) for a in RITE_IDS for b in RITE_IDS if a != b]
+
+
+@pytest.mark.parametrize(("lines", "setups"), [
+    ("", [(None, None)]),
+    ('rites = "free"\nfirst = "free"', [(None, None)]),
+    ('first = "key"', [(None, 0)]),
+    ('first = "skull"', [(None, 1)]),
+    ('first = "balanced"', [(None, 0), (None, 1)]),
+    ('rites = "balanced"', [(p, None) for p in ORDERED]),
+    ('rites = "balanced"\nfirst = "skull"', [(p, 1) for p in ORDERED]),
+    ('rites = "balanced"\nfirst = "balanced"', [(p, f) for p in ORDERED for f in (0, 1)]),
+    ('rites = [["Harrow", "Exhumation"], ["Exhumation", "Harrow"]]\nfirst = "balanced"',
+     [(("Harrow", "Exhumation"), 0), (("Harrow", "Exhumation"), 1),
+      (("Exhumation", "Harrow"), 0), (("Exhumation", "Harrow"), 1)]),
+])
+def test_the_design_s_setups_in_order(lines: str, setups: list[Any]) -> None:
+    assert parse_spec(_top(lines), "p.toml").setups == setups
+
+
+@pytest.mark.parametrize(("factions", "design", "reps"), [
+    ('"free"', 'rites = "balanced"\nfirst = "balanced"', 14),              # P = 1
+    ('[["pyre-choir", "grave-tide"], ["grave-tide", "pyre-choir"], '
+     '["pyre-choir", "bone-wardens"]]', 'rites = "balanced"', 5),          # P = 3, 6 setups
+    ('"all"', 'rites = "balanced"\nfirst = "balanced"', 2),                # P = 72: shifted
+    ('[["pyre-choir", "grave-tide"], ["grave-tide", "pyre-choir"]]', 'first = "balanced"',
+     3),                                                                    # P = 2 = n
+])
+def test_each_game_s_setup_by_the_documented_rotation(factions: str, design: str,
+                                                      reps: int) -> None:
+    """docs/lab.md: the setup of pairing p in repetition r is number (r·P + p + s) mod n,
+    P pairings, n setups, s = r when P is a multiple of n, else 0."""
+    text = (f"seed = 2\ngames_per_cell = {reps}\nfactions = {factions}\n{design}\n"
+            + AGENT + '[[agents]]\nname = "random"\n')
+    s = parse_spec(text, "p.toml")
+    n, pairings = len(s.setups), len(s.pairings)
+    for job in s.jobs():
+        p = s.pairings.index(job.factions)
+        shift = job.rep if pairings % n == 0 else 0
+        assert (job.rites, job.first) == s.setups[(job.rep * pairings + p + shift) % n]
+        assert s.setup_for(p, job.rep) == (job.rites, job.first)
+    assert s.balanced is (pairings * reps % n == 0)
