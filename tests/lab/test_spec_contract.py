@@ -286,3 +286,24 @@ def test_each_game_s_setup_by_the_documented_rotation(factions: str, design: str
         assert (job.rites, job.first) == s.setups[(job.rep * pairings + p + shift) % n]
         assert s.setup_for(p, job.rep) == (job.rites, job.first)
     assert s.balanced is (pairings * reps % n == 0)
+
+
+def test_a_ruleset_file_beside_the_spec_and_the_spec_s_own_fields(tmp_path: Path) -> None:
+    from reliquary.lab.spec import __file__ as spec_file
+
+    rulesets = Path(spec_file).parent.parent / "data" / "rulesets"
+    (tmp_path / "mine.toml").write_text((rulesets / "tournament.toml").read_text())
+    s = parse_spec(_top('ruleset = "mine.toml"'), tmp_path / "p.toml")
+    assert s.ruleset == "mine" and s.custom_content and s.content_dir is None
+    assert [c["killed_minions"] for c in s.settings_grid] == ["removed"]
+    named = parse_spec(_top('ruleset = "tournament"'), tmp_path / "p.toml")
+    assert named.content.fingerprint == s.content.fingerprint
+    text = _top('keep_records = ["draw", "draw", "vigil"]')
+    plain = parse_spec(text, Path("dir/p.toml"))
+    assert plain.keep_records == ("draw", "vigil")          # each once, in order
+    assert (plain.name, plain.path, plain.text) == ("p", Path("dir/p.toml"), text)
+    assert not plain.custom_content and plain.overrides == {}
+    assert all(j.content is None and j.keep_records == ("draw", "vigil")
+               for j in plain.jobs())
+    assert parse_spec(_top('keep_records = "capped"'), "p.toml").keep_records == ("capped",)
+    assert parse_spec(_top('name = "x"'), "p.toml").name == "x"
