@@ -175,7 +175,13 @@ TESTS: dict[str, tuple[str, ...]] = {
                         "tests/env/test_layouts.py", "tests/env/test_modules_env.py",
                         "tests/env/test_conditions_module_env.py",
                         "tests/env/test_action_ranges.py", "tests/env/test_every_plane.py",
-                        "tests/env/test_encoding_refusals.py"),
+                        "tests/env/test_encoding_refusals.py",
+                        "tests/env/test_encoding_contract.py",
+                        # the modules' own board planes and scalars (Keepers, Glory)
+                        "tests/env/test_keepers_module_env.py::test_token_planes_wayshrine_plane"
+                        "_and_points",
+                        "tests/env/test_glory_module_env.py::test_marker_planes_glory_scalars"
+                        "_and_objective_actions"),
     "env/aec.py": ("tests/env/test_planes.py", "tests/env/test_pettingzoo.py",
                    "tests/env/test_aec_turn_based.py", "tests/env/test_encoding_refusals.py"),
     # VAR1-VAR4 and the first turn (T8, D4); the position key (it holds VAR1's counts)

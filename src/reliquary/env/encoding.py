@@ -294,7 +294,9 @@ class Observer:
         self.shape = (self._last_shape if layout == "channels_last"
                       else (len(names), size, size))
         self._buffer = np.zeros(self._last_shape, np.float32)
-        self._max_hp = max([f.hero_hp for f in content.factions] + [4])
+        # HP / the largest Hero HP of the content (docs/research.md), whatever it is: a
+        # ruleset's patch may lower every Hero's HP below the package's.
+        self._max_hp = max(f.hero_hp for f in content.factions)
         row = content.board_row(size)
         self._minions = row.minions
 
