@@ -21,10 +21,22 @@ import pytest
 import reliquary
 from reliquary import default_content
 from reliquary.ai import sample_chance
-from reliquary.engine import DECISION_KINDS, KEY, MODES, PASS, SKULL, Builder, Play, Settings
+from reliquary.engine import (
+    DECISION_KINDS,
+    KEY,
+    MODES,
+    PASS,
+    SKULL,
+    Builder,
+    Play,
+    Settings,
+    State,
+)
 from reliquary.engine.hooks import BASE_CONDITIONS, Rulebook
 from reliquary.env.encoding import BOARD_PLANES, SCALAR_PLANES, ActionSpace, Observer
 from reliquary.rulesets import patched_content
+
+from .test_every_plane import expected_planes
 
 CONTENT = default_content()
 MODULE_SETS = [("conditions",), ("glory",), ("keepers",), ("conditions", "glory", "keepers")]
@@ -184,3 +196,40 @@ def test_named_and_encode_refuse_what_is_not_theirs(layout: str) -> None:
         observer.encode(other_side, KEY)
     with pytest.raises(ValueError, match="layout must be one of"):
         Observer(CONTENT, 8, layout="channels_middle")
+
+
+def _corners() -> list[tuple[State, str]]:
+    """Relics on the corner squares (a1 is square 0, h8 the last), lying or carried,
+    before and after each side's first turn: the edges of "a relic is placed"."""
+    found: list[tuple[State, str]] = []
+    for key_relic, skull_relic in (("a1", "h8"), ("h8", "a1"), ("a1", "g8"), ("b1", "a1")):
+        for turns in ([0, 0], [1, 0], [0, 1], [2, 2]):
+            state = (Builder(CONTENT).hero(KEY, "d1").hero(SKULL, "e8")
+                     .relic(KEY, key_relic).relic(SKULL, skull_relic)
+                     .set(turns_taken=turns).build())
+            found.append((state, f"relics {key_relic} {skull_relic}, turns {turns}"))
+    for carrier, relic_owner in (("a1", SKULL), ("h8", KEY)):
+        owner = KEY if relic_owner == SKULL else SKULL
+        builder = Builder(CONTENT).hero(KEY, "d1").hero(SKULL, "e8").minion(owner, carrier)
+        builder = builder.carry(relic_owner, carrier)
+        builder = builder.relic(owner, "c1" if owner == KEY else "f8")
+        found.append((builder.set(turns_taken=[1, 1]).build(), f"carried on {carrier}"))
+    return found
+
+
+def test_relics_on_the_corner_squares_are_placed() -> None:
+    """A relic on square 0 (a1) or the last square is on the board like any other: its
+    plane there, and the first-turn planes (which wait until both relics are placed)."""
+    observer = Observer(CONTENT, 8)
+    names = observer.plane_names()
+    for state, what in _corners():
+        for player in (KEY, SKULL):
+            expected = expected_planes(state, player, observer)
+            got = observer.named(observer.encode(state, player))
+            wrong = [n for n in names if not np.allclose(got[n], expected[n])]
+            assert not wrong, (what, player, wrong)
+            own = state.relic_square(player)
+            seen = own if player == KEY else 63 - own
+            assert got["own_relic"][seen // 8, seen % 8] == 1.0, (what, player)
+            first = float(state.turns_taken[player] == 0)
+            assert got["own_first_turn"][0, 0] == first, (what, player)
