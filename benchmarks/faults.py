@@ -183,7 +183,8 @@ TESTS: dict[str, tuple[str, ...]] = {
                         "tests/env/test_glory_module_env.py::test_marker_planes_glory_scalars"
                         "_and_objective_actions"),
     "env/aec.py": ("tests/env/test_planes.py", "tests/env/test_pettingzoo.py",
-                   "tests/env/test_aec_turn_based.py", "tests/env/test_encoding_refusals.py"),
+                   "tests/env/test_aec_turn_based.py", "tests/env/test_encoding_refusals.py",
+                   "tests/env/test_aec_contract.py"),
     # VAR1-VAR4 and the first turn (T8, D4); the position key (it holds VAR1's counts)
     "engine/state.py": ("tests/rules", "tests/ai/test_hashing.py", "tests/ai/test_pinned_ai.py"),
     "ai/evaluation.py": ("tests/ai/test_pinned_ai.py", "tests/ai/test_vigil.py",
