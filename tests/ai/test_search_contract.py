@@ -240,3 +240,50 @@ def test_a_proven_result_ends_the_deepening(build: Any) -> None:
     assert value >= WIN_THRESHOLD and depth == 1
     _, _, depth, _ = SearchAgent(seed=1, max_depth=3).analyse(_quiet(build))
     assert depth == 3  # nothing proven: every iteration up to the cap
+
+
+def _turn(build: Any) -> State:
+    """Key to play with several options (attacks, moves), past its first turn."""
+    return (build().hero(KEY, "d3").minion(KEY, "c4").hero(SKULL, "d5").minion(SKULL, "e5")
+            .relic(KEY, "a1").relic(SKULL, "h8")
+            .hands(key=["Pilgrim", "Crossroads", "Sidewind"], skull=["Vault"])
+            .set(turns_taken=[2, 2]).build())
+
+
+def test_a_cut_off_makes_its_option_this_ply_s_first_killer_and_adds_to_its_history(
+        build: Any) -> None:
+    """docs/ai.md: killers are "the last two options that cut off" at a ply, the latest
+    first; the history heuristic counts cut-offs, each by the depth left squared. A
+    window with beta at -inf makes the first option tried cut off at Key's node."""
+    state = _turn(build)
+    kind = state.stack[-1][0]
+    end = sum(state.turns_taken) + 2  # two turns left: remaining 2
+    searcher = Searcher(KEY)
+    first = searcher._ordered(state, kind, None, 3)[0]
+    searcher.value(state, end, -math.inf, -math.inf, 3)
+    assert searcher.killers[3] == [first]
+    assert searcher.history[(kind, first)] == 4
+    assert min(searcher.killers) == 3  # the line below cut off at its own plies
+    key = position_key(state)
+    other = next(o for o in state.legal_options() if o != first)
+    searcher.tt = {key: (0, 0.0, 0, other)}  # a shallow entry: only its option, tried first
+    searcher.value(state, end, -math.inf, -math.inf, 3)
+    assert searcher.killers[3] == [other, first]
+    assert (searcher.history[(kind, first)], searcher.history[(kind, other)]) == (4, 4)
+    searcher.tt = {key: (0, 0.0, 0, other)}
+    searcher.value(state, end, -math.inf, -math.inf, 3)
+    assert searcher.killers[3] == [other, first]  # the same killer again: kept as it was
+    assert searcher.history[(kind, other)] == 8
+    quiet = Searcher(KEY, killers=False)
+    quiet.value(state, end, -math.inf, -math.inf, 3)
+    assert quiet.killers == {} and quiet.history[(kind, first)] == 4
+    one_left = Searcher(KEY)
+    one_left.value(state, end - 1, -math.inf, -math.inf, 3)
+    assert one_left.history[(kind, first)] == 1  # one turn left: 1 squared
+
+
+def test_the_line_s_turn_starts_are_left_behind_once_searched(build: Any) -> None:
+    state = _turn(build)
+    searcher = Searcher(KEY, seen={})
+    searcher.value(state, sum(state.turns_taken) + 2, -math.inf, math.inf, 0)
+    assert searcher.path == {} and searcher.nodes > 1
