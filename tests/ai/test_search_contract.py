@@ -287,3 +287,48 @@ def test_the_line_s_turn_starts_are_left_behind_once_searched(build: Any) -> Non
     searcher = Searcher(KEY, seen={})
     searcher.value(state, sum(state.turns_taken) + 2, -math.inf, math.inf, 0)
     assert searcher.path == {} and searcher.nodes > 1
+
+
+def _first_chance(kind: str, seed: int, **settings: Any) -> State:
+    rng = random.Random(seed)
+    state = reliquary.new_game(round_cap=20, **settings)
+    while not (state.is_chance and state.stack[-1][0] == kind):
+        state.apply(sample_chance(state, rng) if state.is_chance
+                    else rng.choice(state.legal_options()))
+    return state
+
+
+def _expectation(state: State, me: int, outcomes: list[tuple[Any, float]]) -> float:
+    """The outcomes' mean of the evaluation (remaining 0: each child is a leaf), those
+    that lead to the same position merged, the weights made to add up to 1."""
+    mass = sum(p for _, p in outcomes)
+    merged: dict[int, tuple[float, State]] = {}
+    for outcome, p in outcomes:
+        child = state.clone()
+        child.apply(outcome)
+        key = position_key(child)
+        weight, first = merged.get(key, (0.0, child))
+        merged[key] = (weight + p / mass, first)
+    return sum(w * evaluate(child, me) for w, child in merged.values())
+
+
+@pytest.mark.parametrize("me", [KEY, SKULL])
+def test_a_deal_is_searched_whole_and_a_module_s_wide_draw_on_a_sample(me: int) -> None:
+    """docs/ai.md: a chance node's value is the probability-weighted mean of its
+    outcomes (merged by position); a rule module's wide chance (M-GLORY's objective draw:
+    12 outcomes) is searched on a seeded sample of WIDE_CHANCE (3) of them, reweighted.
+    The engine's own deal is never sampled."""
+    deal = _first_chance("deal", 2)
+    end = sum(deal.turns_taken)  # no turn left: the children are leaves
+    outcomes = deal.chance_outcomes()
+    assert len(outcomes) > 3
+    value = Searcher(me, rng=random.Random(1))._chance(deal, end, -math.inf, math.inf, 1)
+    assert value == pytest.approx(_expectation(deal, me, outcomes))
+    draw = _first_chance("objective_draw", 1, modules=("glory",))
+    outcomes = draw.chance_outcomes()
+    assert len(outcomes) == 12
+    picked = random.Random(1).sample(outcomes, 3)
+    value = Searcher(me, rng=random.Random(1))._chance(draw, sum(draw.turns_taken),
+                                                        -math.inf, math.inf, 1)
+    assert value == pytest.approx(_expectation(draw, me, picked))
+    assert value != pytest.approx(_expectation(draw, me, outcomes))
