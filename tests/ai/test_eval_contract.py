@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 import reliquary
-from reliquary.ai import sample_chance
+from reliquary.ai import evaluation, sample_chance
 from reliquary.ai.evaluation import (
     DEFAULT_WEIGHTS,
     WIN,
@@ -296,3 +296,25 @@ def test_every_default_weight_is_the_documented_one() -> None:
         "hero_exposed": 15.0, "relic_en_prise": 0.0, "vigil_clock": 300.0,
         "minion_en_prise": 12.0, "contempt": 20.0, "pool_ready": 12.0,
         "draw_contempt": 0.0, "clock_regroupable": 0.0, "module_terms": 1.0}
+
+
+def test_a_diagram_memo_left_by_another_content_is_not_used(build: Any) -> None:
+    """``home_threat`` keeps each card's MOVE offsets by the content's id(), which a
+    freed content passes on (``lab tune``): another content's entry is made again."""
+    state = _carriers_near_home(build)[0]  # Requiem's MOVE lands Key's carrier home
+    assert home_threat(state, KEY)
+    key = (id(state.content), "Requiem", KEY)
+    evaluation._DIAGRAM[key] = (state.content, ())  # this content's own: it is read
+    try:
+        assert not home_threat(state, KEY)
+        evaluation._DIAGRAM[key] = (default_content_copy(), ())  # another's: made again
+        assert home_threat(state, KEY)
+    finally:
+        evaluation._DIAGRAM.pop(key, None)
+
+
+def default_content_copy() -> Any:
+    """A content equal to the package's but another object."""
+    from reliquary.rulesets import patched_content
+
+    return patched_content({}, "same.toml")
