@@ -307,3 +307,27 @@ def test_a_ruleset_file_beside_the_spec_and_the_spec_s_own_fields(tmp_path: Path
                for j in plain.jobs())
     assert parse_spec(_top('keep_records = "capped"'), "p.toml").keep_records == ("capped",)
     assert parse_spec(_top('name = "x"'), "p.toml").name == "x"
+
+
+def test_a_content_folder_beside_the_spec_and_a_patch_over_a_ruleset(tmp_path: Path) -> None:
+    import shutil
+
+    import reliquary
+
+    data = Path(reliquary.__file__).parent / "data"
+    (tmp_path / "specs" / "mine").mkdir(parents=True)
+    for toml in data.glob("*.toml"):
+        shutil.copy(toml, tmp_path / "specs" / "mine")
+    s = parse_spec(_top('content = "mine"'), tmp_path / "specs" / "p.toml")
+    assert s.content_dir == (tmp_path / "specs" / "mine").resolve()
+    assert not s.custom_content         # the same numbers as the packaged content
+    assert parse_spec(BASE + AGENT, "p.toml").content_dir is None
+    patch = {"patch.factions.grave-tide.hero_hp": 9}
+    ruled = parse_spec(_top('ruleset = "tournament"'), "p.toml")
+    both = parse_spec(_top('ruleset = "tournament"'), "p.toml", overrides=patch)
+    alone = parse_spec(BASE + AGENT, "p.toml", overrides=patch)
+    assert {f.id: f.hero_hp for f in both.content.factions}["grave-tide"] == 9
+    # the ruleset's own patch is kept under the override
+    assert len({ruled.content.fingerprint, both.content.fingerprint,
+                alone.content.fingerprint}) == 3
+    assert both.ruleset == "tournament"
