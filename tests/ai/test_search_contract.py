@@ -332,3 +332,69 @@ def test_a_deal_is_searched_whole_and_a_module_s_wide_draw_on_a_sample(me: int) 
                                                         -math.inf, math.inf, 1)
     assert value == pytest.approx(_expectation(draw, me, picked))
     assert value != pytest.approx(_expectation(draw, me, outcomes))
+
+
+def _ordeal(build: Any) -> State:
+    """Key to play with Ordeal against a 2-HP Hero: the line has a die roll in a turn."""
+    return (build(factions=("veiled-hand", "veiled-hand"))
+            .hero(KEY, "d3", hp=2).minion(KEY, "b2").minion(KEY, "f2")
+            .hero(SKULL, "d5", hp=2, veiled=True).minion(SKULL, "b4")
+            .minion(SKULL, "f4").minion(SKULL, "h8").relic(KEY, "a2").relic(SKULL, "h6")
+            .hands(key=["Ordeal", "Pilgrim", "Sidewind"], skull=["Vault", "Litany", "Serpent"])
+            .build())
+
+
+def test_the_principal_variation_stops_at_its_length_never_on_a_roll_mid_turn(
+        build: Any) -> None:
+    """``max_plies`` options at most; a line cut just after a die roll in the middle of a
+    turn drops the roll (nothing the search saw follows it), one that ends the turn
+    keeps it (here Ordeal's roll ends Key's turn)."""
+    state = _ordeal(build)
+    searcher = Searcher(KEY)
+    searcher.value(state.clone(), sum(state.turns_taken) + 2, -math.inf, math.inf, 0)
+    full = searcher.principal_variation(state)
+    s, rolls, mid_turn_rolls = state.clone(), [], set()
+    for i, option in enumerate(full):
+        rolled, turns = s.is_chance, s.turns_taken[:]
+        s.apply(option)
+        if rolled:
+            rolls.append(i)
+        if rolled and s.result is None and s.turns_taken == turns:
+            mid_turn_rolls.add(i)
+    assert rolls and len(full) > max(rolls) + 1
+    for plies in range(1, len(full) + 1):
+        want = full[:plies - 1] if plies - 1 in mid_turn_rolls else full[:plies]
+        assert searcher.principal_variation(state, max_plies=plies) == want, plies
+    assert searcher.principal_variation(state) == searcher.principal_variation(state, 80)
+
+
+def _threat(build: Any) -> State:
+    """Key, to play, can kill the Skull Hero (2 HP, two squares from Key's Hero)."""
+    return (build().hero(KEY, "d3").hero(SKULL, "d5", hp=2).relic(KEY, "b2")
+            .relic(SKULL, "g7").hands(key=["Pilgrim", "Crossroads", "Sidewind"])
+            .set(turns_taken=[2, 2]).build())
+
+
+@pytest.mark.parametrize("extend", [0, 1, 2])
+def test_a_threatened_leaf_is_searched_one_turn_further(build: Any, extend: int) -> None:
+    """A leaf where a player could win on their next turn is searched one turn more
+    (counted once), up to ``extend`` turns past the iteration's horizon."""
+    state = _threat(build)
+    end = sum(state.turns_taken)  # the position itself is the horizon's leaf
+    searcher = Searcher(SKULL, extend=extend)
+    searcher.base_end = end
+    value = searcher.value(state.clone(), end, -math.inf, math.inf, 1)
+    if extend == 0:
+        assert searcher.extensions == 0
+        assert value == evaluate(state, SKULL)
+    else:
+        assert searcher.extensions >= 1
+        deeper = Searcher(SKULL, extend=extend - 1)
+        deeper.base_end = end + 1
+        assert value == deeper.value(state.clone(), end + 1, -math.inf, math.inf, 1)
+        assert searcher.extensions == deeper.extensions + 1
+        assert value <= -WIN_THRESHOLD  # Key kills the Hero: seen only one turn further
+    quiet = Searcher(SKULL, extend=extend)
+    quiet.base_end = sum(_quiet(build).turns_taken)
+    quiet.value(_quiet(build), quiet.base_end, -math.inf, math.inf, 1)
+    assert quiet.extensions == 0
