@@ -162,6 +162,13 @@ def _problems(text: str) -> list[tuple[str, str]]:
      [("rites[0]", "unknown rite 'Harow' (did you mean 'Harrow'?); allowed: Exhumation, "
                    "Desecration, Harrow")]),
     (_top("name = 5"), [("name", "must be text (got 5)")]),
+    (BASE + AGENT + "depth = 2\n",
+     [("agents[0].depth", "unknown agent key 'depth' (did you mean 'max_depth'?); allowed: "
+                          "name, nodes, noise, max_depth, extend, module_eval, label")]),
+    (BASE + AGENT * 3, [("agents", "at most 2 entries (got 3)")]),
+    (_top("colour = 1"), [("colour", "unknown key 'colour'; allowed: name, seed, "
+                                     "games_per_cell, factions, rites, first, ruleset, "
+                                     "content, keep_records, settings, agents")]),
 ])
 def test_each_refusal_names_its_key(text: str, want: list[tuple[str, str]]) -> None:
     got = _problems(text)
