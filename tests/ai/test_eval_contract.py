@@ -183,6 +183,31 @@ def played() -> list[State]:
     return found
 
 
+def _carriers_on_the_edge_files(build: Any) -> list[State]:
+    """Carriers of either side one rank from home on the a and h files, their one step
+    home free or taken (an Escort card in hand, another piece to move): the squares past
+    the board's edge are no steps (the last square of the rank before is not one)."""
+    escorts = ["Procession", "Ascension", "Sidewind"]
+    found: list[State] = []
+    for side, carrier, home, taken, hero, enemy_hero in (
+            (KEY, "a2", ["a1", "b1"], "h3", "e1", "d8"),
+            (KEY, "h2", ["g1", "h1"], "a3", "d1", "e8"),
+            (SKULL, "a7", ["a8", "b8"], "h6", "e8", "d1"),
+            (SKULL, "h7", ["g8", "h8"], "a6", "d8", "e1")):
+        other = SKULL if side == KEY else KEY
+        for free in (None, *home):
+            b = build().hero(side, hero).minion(side, carrier).carry(other, carrier)
+            b = b.hero(other, enemy_hero)
+            for sq in home:
+                if sq != free:
+                    b = b.minion(other, sq)
+            b = b.minion(side, taken)  # off the carrier's rank: only the wrap-around sq
+            hands = {"key": escorts, "skull": []} if side == KEY else {
+                "key": [], "skull": escorts}
+            found.append(b.hands(**hands).to_move(side).set(turns_taken=[1, 1]).build())
+    return found
+
+
 @pytest.fixture
 def decisions(played: list[State], build: Any) -> list[State]:
     """The random games' decisions, and prepared ones random play seldom reaches: a Hero
@@ -200,6 +225,7 @@ def decisions(played: list[State], build: Any) -> list[State]:
                         .hands(key=hand, skull=["Bolt", "Smite", "Ordeal"]).to_move(mover)
                         .set(turns_taken=turns).build())
     prepared += _carriers_near_home(build)
+    prepared += _carriers_on_the_edge_files(build)
     prepared += [_one_minion_up(build, skull_pool=1), _one_minion_up(build, skull_pool=0)]
     return played + prepared
 
