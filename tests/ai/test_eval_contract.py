@@ -208,6 +208,27 @@ def _carriers_on_the_edge_files(build: Any) -> list[State]:
     return found
 
 
+def _corner_relics_and_lone_heroes(build: Any) -> list[State]:
+    """A relic lying on a corner square (0 or the last) a step from an enemy piece,
+    before that side's first turn (only the relic can reset the Vigil then); and
+    positions with one side's Hero off the board (made, not played: no threat to it)."""
+    found: list[State] = []
+    hand = ["Pilgrim", "Crossroads", "Sidewind"]
+    for mover in (KEY, SKULL):
+        for turns in ([0, 0], [1, 1]):
+            found.append(build().hero(KEY, "d1").minion(KEY, "h7").hero(SKULL, "e8")
+                         .minion(SKULL, "b2").relic(KEY, "a1").relic(SKULL, "h8")
+                         .hands(key=hand, skull=["Bolt", "Smite", "Ordeal"]).to_move(mover)
+                         .set(turns_taken=turns).build())
+            found.append(build().hero(KEY, "d3").minion(KEY, "c4").minion(SKULL, "d5")
+                         .minion(SKULL, "e4").hands(key=hand, skull=["Bolt", "Smite", "Ordeal"])
+                         .to_move(mover).set(turns_taken=turns).build())
+            found.append(build().hero(SKULL, "d5").minion(SKULL, "c4").minion(KEY, "d3")
+                         .minion(KEY, "e4").hands(key=hand, skull=["Bolt", "Smite", "Ordeal"])
+                         .to_move(mover).set(turns_taken=turns).build())
+    return found
+
+
 @pytest.fixture
 def decisions(played: list[State], build: Any) -> list[State]:
     """The random games' decisions, and prepared ones random play seldom reaches: a Hero
@@ -226,6 +247,7 @@ def decisions(played: list[State], build: Any) -> list[State]:
                         .set(turns_taken=turns).build())
     prepared += _carriers_near_home(build)
     prepared += _carriers_on_the_edge_files(build)
+    prepared += _corner_relics_and_lone_heroes(build)
     prepared += [_one_minion_up(build, skull_pool=1), _one_minion_up(build, skull_pool=0)]
     return played + prepared
 
