@@ -707,7 +707,7 @@ PINNED: tuple[Fault, ...] = (
            "0 < self.p1 < 1", "0 < self.p1 <= 1",
            "a Wald test with p1 = 1 fails as a log of 0 instead of saying why"),
     pinned("lab", "g-rules-line-design", "lab/spec.py",
-           "self.setups[0][0] is not None", "self.setups[0][0] is None",
+           '("first move", len(firsts) > 1)) if on]', '("first move", len(pairs) > 1)) if on]',
            "a run's title names the wrong half of its setup design"),
     pinned("lab", "g-ray-no-cpu-two", "lab/runner.py",
            '.get("CPU", 1)', '.get("CPU", 2)',

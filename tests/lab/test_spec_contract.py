@@ -338,3 +338,21 @@ def test_a_content_folder_beside_the_spec_and_a_patch_over_a_ruleset(tmp_path: P
     assert len({ruled.content.fingerprint, both.content.fingerprint,
                 alone.content.fingerprint}) == 3
     assert both.ruleset == "tournament"
+
+
+@pytest.mark.parametrize(("lines", "named"), [
+    ('first = "key"', ["Key moves first"]),
+    ('first = "skull"', ["Skull moves first"]),
+    ('rites = [["Harrow", "Exhumation"]]', ["rites Harrow vs Exhumation"]),
+    ('rites = [["Harrow", "Exhumation"]]\nfirst = "balanced"',
+     ["balanced first move", "rites Harrow vs Exhumation"]),
+    ('rites = "balanced"\nfirst = "skull"', ["balanced rites", "Skull moves first"]),
+    ('rites = [["Harrow", "Exhumation"], ["Exhumation", "Harrow"]]', ["balanced rites"]),
+    ('rites = "balanced"\nfirst = "balanced"', ["balanced rites and first move"]),
+    ("", ["size=8", "round_cap=200"]),
+])
+def test_the_rules_line_names_what_the_design_fixes(lines: str, named: list[str]) -> None:
+    """A design that fixes the first mover or the rites says so, rather than calling
+    them balanced (the setups it rotates through are)."""
+    rules = parse_spec(_top(lines), "p.toml").describe_rules()
+    assert rules.split("; ")[1].split(", ")[-len(named):] == named

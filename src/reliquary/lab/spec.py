@@ -317,9 +317,17 @@ class LabSpec:
         if self.ruleset != DEFAULT_RULESET:
             parts.insert(0, f"ruleset={self.ruleset}")
         if self.setups != [(None, None)]:
-            design = [k for k, on in (("rites", self.setups[0][0] is not None),
-                                      ("first move", self.setups[0][1] is not None)) if on]
-            parts.append(f"balanced {' and '.join(design)}")
+            # what the design rotates through is "balanced"; what it fixes is named
+            pairs = list(dict.fromkeys(r for r, _ in self.setups))
+            firsts = list(dict.fromkeys(f for _, f in self.setups))
+            varied = [k for k, on in (("rites", len(pairs) > 1),
+                                      ("first move", len(firsts) > 1)) if on]
+            if varied:
+                parts.append(f"balanced {' and '.join(varied)}")
+            if len(pairs) == 1 and pairs[0] is not None:
+                parts.append(f"rites {pairs[0][0]} vs {pairs[0][1]}")
+            if len(firsts) == 1 and firsts[0] is not None:
+                parts.append(f"{('Key', 'Skull')[firsts[0]]} moves first")
         agents = " vs ".join(a.display() for a in self.agents)
         return f"{agents}; {', '.join(parts)}"
 
