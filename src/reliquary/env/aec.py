@@ -61,10 +61,7 @@ def make_settings(settings: Settings | dict[str, Any] | None) -> Settings:
     if isinstance(settings, Settings):
         return settings
     if isinstance(settings, dict):
-        from_dict = getattr(Settings, "from_dict", None)
-        if from_dict is not None:
-            return from_dict(settings)  # type: ignore[no-any-return]
-        return Settings(**settings)
+        return Settings.from_dict(settings)  # checked: an unknown key is named
     raise TypeError(f"settings must be a Settings, a dict or None, not {type(settings).__name__}")
 
 
