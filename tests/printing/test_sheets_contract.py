@@ -36,7 +36,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from reliquary.content import default_content
 from reliquary.printing import PrintOptions, context_for, sheets
-from reliquary.printing.common import INK, MUTED
+from reliquary.printing.common import INK, MUTED, mm
 from reliquary.printing.sheets import CardGrid, card_grid
 
 MM = 72 / 25.4
@@ -241,6 +241,9 @@ def test_every_crop_mark_of_every_page_shape(paper: str, bleed_mm: float) -> Non
             sheets._crop_marks(canvas, grid, count, title_room)
             want = expected_marks(grid, count, title_room)
             assert close(canvas.ops, want, 1e-3), (paper, bleed_mm, count, title_room)
+        plain = Drawn(grid.page)  # no title room asked: none left
+        sheets._crop_marks(plain, grid, count)
+        assert close(plain.ops, expected_marks(grid, count, 0.0), 1e-3)
 
 
 @pytest.mark.parametrize(("paper", "bleed_mm"), CASES)
@@ -276,6 +279,10 @@ def test_the_title_goes_below_when_9_2_mm_are_free_under_the_cards() -> None:
             grid = CardGrid(A4, 3, 2, 20 * MM, free + bleed, CARD_W + 2 * bleed,
                             CARD_H + 2 * bleed, bleed)
             assert sheets._title_below(grid) is below, (bleed, free)
+    # exactly the room (as the module adds it up) is enough
+    exact = sheets.CROP_GAP + sheets.CROP_LEN + 1.2 * mm + 3.5 * mm
+    assert exact == pytest.approx(9.2 * MM)
+    assert sheets._title_below(CardGrid(A4, 3, 2, 20 * MM, exact, CARD_W, CARD_H, 0.0))
     assert sheets._title_below(card_grid("a4", 0.0))
     assert sheets._title_below(card_grid("a4", 3 * MM))
     assert not sheets._title_below(card_grid("a4", 4 * MM))
