@@ -459,6 +459,8 @@ def test_length_module_figures_and_timing_of_nothing() -> None:
     assert M.module_figures(empty).columns == ["figure", "games", "mean", "low", "high"]
     plain = table([game()]).drop("module_stats")
     assert M.module_figures(plain).is_empty()
+    none = M.module_figures(table([{**game(), "module_stats": []}] * 2))  # no module on
+    assert none.is_empty() and none.schema == M.module_figures(empty).schema
     assert M.timing(empty)["total_seconds"] == 0.0 and math.isnan(
         M.timing(empty)["mean_seconds"])
     assert M.card_mode_usage(empty).columns == ["card", "mode", "plays", "share", "per_game"]
