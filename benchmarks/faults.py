@@ -116,6 +116,11 @@ TESTS: dict[str, tuple[str, ...]] = {
                        "tests/web/test_ai_pool_contract.py",
                        "tests/web/test_ai_choose_contract.py",
                        "tests/web/test_ai_pool_memory_bounds.py",
+                       # a worker's start, rulesets, lines and plans, the think's value,
+                       # setup and fallback choices, the queue's fallback, broken workers
+                       "tests/web/test_ai_pool_edges.py",
+                       # the view's AI status and bar for either human seat
+                       "tests/web/test_view_every_decision.py",
                        # the workers get a game's kept ruleset patch with its position
                        "tests/web/test_ruleset_kept.py"),
     "web/live.py": ("tests/web/test_pinned_web.py", "tests/web/test_live_watchers.py",
