@@ -366,3 +366,27 @@ def default_content_copy() -> Any:
     from reliquary.rulesets import patched_content
 
     return patched_content({}, "same.toml")
+
+
+@pytest.mark.parametrize("modules", [("glory",), ("keepers",), ("conditions",)])
+def test_the_modules_own_terms_count_by_their_weight(modules: tuple[str, ...]) -> None:
+    """``Weights.module_terms``: the rule modules' own terms (ai/module_terms.py) for the
+    player, times the weight (1 module-aware, 0 module-blind); nothing without modules."""
+    from reliquary.ai.module_terms import module_terms
+
+    positions = _decisions(50, modules=modules, round_cap=12)
+    met = 0
+    for s in positions:
+        if s.result is not None:
+            continue
+        for player in (KEY, SKULL):
+            blind = evaluate(s, player, replace(DEFAULT_WEIGHTS, module_terms=0.0))
+            terms = module_terms(s, player)
+            for weight in (1.0, 2.5):
+                got = evaluate(s, player, replace(DEFAULT_WEIGHTS, module_terms=weight))
+                assert got == pytest.approx(blind + weight * terms, abs=1e-6)
+            met += terms != 0.0
+    assert met > 0
+    base = _decisions(51, round_cap=8)[-2]
+    assert evaluate(base, KEY, replace(DEFAULT_WEIGHTS, module_terms=3.0)) == evaluate(
+        base, KEY, replace(DEFAULT_WEIGHTS, module_terms=0.0))
