@@ -100,7 +100,9 @@ TESTS: dict[str, tuple[str, ...]] = {
                      "tests/web/test_view_links.py", "tests/web/test_view_every_decision.py",
                      "tests/web/test_undo_reference.py", "tests/web/test_last_turn_reference.py",
                      # a game under a ruleset keeps it (web/games.py ruleset_fields)
-                     "tests/web/test_ruleset_kept.py"),
+                     "tests/web/test_ruleset_kept.py",
+                     # seats by token, settings' refusals, concessions, notes, the JSON
+                     "tests/web/test_games_contract.py"),
     "engine/visibility.py": ("tests/web/test_pinned_web.py",),
     "web/ai_pool.py": ("tests/web/test_pinned_web.py", "tests/web/test_ai_memory.py",
                        "tests/web/test_capacity.py::test_ai_games_show_the_ai_status_evaluation"
