@@ -483,3 +483,19 @@ def test_an_agent_that_does_not_draft_chooses_for_itself() -> None:
     planner = get_agent("easy", seed=1)
     assert choose_remembering(planner, state, history) in state.legal_options()
     assert sum(planner.seen.values()) >= 4  # type: ignore[attr-defined]
+
+
+def test_the_view_s_seconds_left_of_a_running_think(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``ai_status``: the budget and the seconds left of the think running now, to the
+    hundredth, never below 0."""
+    pool = AIPool(default_content(), max_thinking=1)
+    now = [50.0]
+    monkeypatch.setattr(ai_pool.time, "monotonic", lambda: now[0])
+    pool._running[1] = _Job("g", 1.5, started=50.0 - 0.4567)
+    assert ai_pool.ai_status(pool, "g", "hard", ai_to_move=False) == {
+        "state": "thinking", "queue_position": None, "budget_s": 1.5, "seconds_left": 1.04}
+    now[0] = 60.0
+    assert ai_pool.ai_status(pool, "g", "hard", ai_to_move=True)["seconds_left"] == 0.0
+    pool._brains["g"] = _Brain("hard", spent=0.123)
+    pool._running.clear()  # between thinks: what is left of the turn's budget
+    assert ai_pool.ai_status(pool, "g", "hard", ai_to_move=True)["seconds_left"] == 1.38

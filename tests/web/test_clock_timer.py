@@ -298,3 +298,23 @@ def test_no_clock_runs_on_a_partial_record_of_the_times(wall: Wall) -> None:
     assert clocks._deadlines == {}
     shown = clocks.view("g", CLOCK, state, history)
     assert shown is not None and shown["running"] is None and clocks._deadlines == {}
+
+
+@pytest.mark.parametrize("reason", ["resign", "timeout"])
+def test_only_a_loss_on_time_shows_the_loser_s_clock_run_out(wall: Wall, reason: str) -> None:
+    """A finished game's clocks stop; the loser's shows 0 only when it lost on time (a
+    resignation leaves what was left)."""
+    game = _in_play(8)
+    clocks, times = _times(game, 30.0)
+    loser = game.state.current_player
+    game.concede(loser, reason)
+    state, history = game.state, game.history
+    left, running = reference(list(history), times, list(state.turns_taken), None, NOW)
+    assert running is None and min(left) > 0
+    shown = clocks.view("g", CLOCK, state, history)
+    assert shown is not None and shown["running"] is None
+    want = [round(x, 2) for x in left]
+    if reason == "timeout":
+        want[loser] = 0.0
+    assert [shown["remaining"][side] for side in ("key", "skull")] == want
+    assert clocks._deadlines == {}  # a finished game is not watched
