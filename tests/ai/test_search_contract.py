@@ -27,7 +27,7 @@ from reliquary.ai import sample_chance
 from reliquary.ai.evaluation import DEFAULT_WEIGHTS, WIN, WIN_THRESHOLD, Weights, evaluate
 from reliquary.ai.hashing import position_key, repetition_key
 from reliquary.ai.search import GreedyAgent, SearchAgent, Searcher, _OutOfBudget
-from reliquary.engine import KEY, SKULL, State
+from reliquary.engine import KEY, SKULL, Play, State
 
 
 def test_the_search_agent_s_defaults_are_the_documented_ones() -> None:
@@ -398,3 +398,50 @@ def test_a_threatened_leaf_is_searched_one_turn_further(build: Any, extend: int)
     quiet.base_end = sum(_quiet(build).turns_taken)
     quiet.value(_quiet(build), quiet.base_end, -math.inf, math.inf, 1)
     assert quiet.extensions == 0
+
+
+def _ordeal_roll(build: Any) -> State:
+    """Ordeal's die against the 2-HP Skull Hero: some faces kill it (a win), others not."""
+    state = _ordeal(build)
+    for option in (Play("Ordeal", "attack"), state.geometry.parse("d3"),
+                   state.geometry.parse("d5")):
+        state.apply(option)
+    assert state.is_chance and state.stack[-1][0] == "roll"
+    return state
+
+
+@pytest.mark.parametrize("me", [KEY, SKULL])
+@pytest.mark.parametrize("node", ["deal", "roll"])
+def test_a_chance_node_cut_off_returns_a_true_bound(build: Any, me: int, node: str) -> None:
+    """Star1 (docs/ai.md): a chance node cut off by its window returns a bound of its
+    mean — at least beta and at most the mean when it fails high, at most alpha and at
+    least the mean when it fails low — and the mean itself otherwise. Windows with
+    edges at, near and far from the mean and from each outcome's value; a deal (leaves
+    only) and a roll some of whose faces win the game (values near WIN, where Star1 cuts
+    before the last outcome)."""
+    state = _first_chance("deal", 2) if node == "deal" else _ordeal_roll(build)
+    end = sum(state.turns_taken) + (0 if node == "deal" else 1)
+    mean = Searcher(me)._chance(state, end, -math.inf, math.inf, 1)
+    values = []
+    for outcome, _ in state.chance_outcomes():
+        child = state.clone()
+        child.apply(outcome)
+        values.append(Searcher(me).value(child, end, -math.inf, math.inf, 2))
+    if node == "roll":
+        assert max(abs(v) for v in values) > WIN_THRESHOLD  # a face ends the game
+    edges = sorted({mean, mean - 1, mean + 1, mean - 40, mean + 40, mean / 2, mean * 2,
+                    *values, *(v / 2 for v in values), -math.inf, math.inf})
+    fails = {"high": 0, "low": 0, "exact": 0}
+    for i, alpha in enumerate(edges):
+        for beta in edges[i + 1:]:
+            v = Searcher(me)._chance(state, end, alpha, beta, 1)
+            if v >= beta:
+                assert mean >= v - 1e-6, (alpha, beta, v, mean)
+                fails["high"] += 1
+            elif v <= alpha:
+                assert mean <= v + 1e-6, (alpha, beta, v, mean)
+                fails["low"] += 1
+            else:
+                assert v == pytest.approx(mean), (alpha, beta, v, mean)
+                fails["exact"] += 1
+    assert min(fails.values()) > 0, fails
