@@ -135,7 +135,9 @@ TESTS: dict[str, tuple[str, ...]] = {
                     "tests/web/test_live_poll_off.py", "tests/web/test_live_poll_idle.py",
                     "tests/web/test_live_contract.py",
                     # the PostgreSQL channel with a stand-in connection (no server here)
-                    "tests/web/test_live_postgres_paths.py"),
+                    "tests/web/test_live_postgres_paths.py",
+                    # each idle close and ping at its period on a fake clock
+                    "tests/web/test_live_timing.py"),
     "lab/metrics.py": ("tests/lab/test_pinned_lab.py", "tests/lab/test_metrics.py",
                        "tests/lab/test_points_and_comebacks.py", "tests/lab/test_design.py",
                        "tests/lab/test_metrics_reference.py", "tests/lab/test_rite_prior.py",
