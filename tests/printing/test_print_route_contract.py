@@ -91,6 +91,28 @@ def test_a_variant_drawn_while_one_waited_is_read_not_drawn_again(
     assert drawn == []
 
 
+def test_a_kept_variant_is_read_without_the_drawing_lock(
+        drawn: list[tuple[Any, ...]], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only a drawing takes the lock: a kept variant never waits behind another
+    variant's drawing (the module's docstring: drawn once, then served from memory)."""
+    taken: list[str] = []
+
+    class Lock:
+        def __enter__(self) -> None:
+            taken.append("lock")
+
+        def __exit__(self, *exc: object) -> None:
+            taken.append("unlock")
+
+    monkeypatch.setattr(print_routes, "_lock", Lock())
+    content = default_content()
+    print_routes.print_pdf_bytes(content, "a4", "en")
+    assert taken == ["lock", "unlock"] and len(drawn) == 1
+    for _ in range(3):
+        assert print_routes.print_pdf_bytes(content, "a4", "en") == b"%PDF a4 en 1"
+    assert taken == ["lock", "unlock"] and len(drawn) == 1
+
+
 def test_the_download_s_defaults_name_and_headers(client: TestClient,
                                                   drawn: list[tuple[Any, ...]]) -> None:
     response = client.get("/print.pdf")

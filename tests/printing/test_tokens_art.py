@@ -290,8 +290,11 @@ def stubbed(ctx: Any) -> list[Group]:
 
 
 @pytest.mark.usefixtures("spied")
-@pytest.mark.parametrize(("paper", "size"), [("a4", A4), ("letter", LETTER),
-                                             ("tiny", (100 * MM, 120 * MM))])
+@pytest.mark.parametrize(("paper", "size"), [
+    ("a4", A4), ("letter", LETTER), ("tiny", (100 * MM, 120 * MM)),
+    # 24 mm between the margins: one 21 mm piece a row, and a 30 mm emblem or a 27 mm
+    # Ruin, wider than that, still a row of its own
+    ("tiny", (40 * MM, 200 * MM))])
 @pytest.mark.parametrize("modules", [(), ("conditions", "glory", "keepers")])
 def test_the_sheet_call_by_call(monkeypatch: pytest.MonkeyPatch, paper: str,
                                 size: tuple[float, float], modules: tuple[str, ...]) -> None:
@@ -309,6 +312,10 @@ def test_the_sheet_call_by_call(monkeypatch: pytest.MonkeyPatch, paper: str,
         (i, g, w) for i, (g, w) in enumerate(zip(got, want, strict=False)) if not same([g], [w]))
     pages = sum(op == ("page",) for op in got)
     assert pages >= (2 if modules or paper == "tiny" else 1)
+    if size[0] == 40 * MM:  # tokens over 12 mm one a row, at the left margin
+        wide = [op for op in got if op[0] == "token" and op[3] > 12.5 * MM]
+        assert len(wide) >= 2 + 2 + 16 + 8
+        assert all(abs(op[1] - (8 * MM + op[3] / 2)) < 1e-6 for op in wide)
 
 
 @pytest.mark.usefixtures("spied")
