@@ -148,17 +148,16 @@ def test_the_server_s_content_is_printed(client: TestClient, monkeypatch: pytest
     real = state.manager
     assert client.get("/print.pdf").status_code == 200
     assert asked[-1] == (real.content, "a4", "es")
-    state.manager = SimpleNamespace(content=mine)
+    monkeypatch.setattr(state, "manager", SimpleNamespace(content=mine))  # put back after
     client.get("/print.pdf", params={"paper": "letter", "lang": "en"})
     assert asked[-1] == (mine, "letter", "en")
     for without in (SimpleNamespace(content=None), None):  # no content: the package's
-        state.manager = without
+        monkeypatch.setattr(state, "manager", without)
         client.get("/print.pdf")
         assert asked[-1][0] is default_content()
-    del state.manager
+    monkeypatch.delattr(state, "manager")
     client.get("/print.pdf")
     assert asked[-1][0] is default_content()
-    state.manager = real
 
 
 @pytest.mark.parametrize(("params", "message"), [
