@@ -104,12 +104,24 @@ def test_a_deadline_is_kept_to_the_hundredth_and_once() -> None:
     assert sorted(clocks._heap) == [(100.0, "g"), (100.01, "g")]
 
 
-def test_forget_drops_a_game_s_deadline_with_its_times() -> None:
-    clocks = Clocks(None)
-    clocks.schedule("g", 5.0)
-    clocks.schedule("h", 6.0)
-    clocks.forget("g")
-    assert clocks._deadlines == {"h": 6.0}
+def test_a_forgotten_game_is_still_checked_at_its_deadline(wall: Wall) -> None:
+    """``forget`` (the game left the cache) drops its times, not its deadline: the timer
+    reads it again then (``test_clock_evicted.py`` through the app)."""
+    async def body() -> None:
+        clocks = Clocks(None)
+        clocks.add("g", 0, [(0, 0, 1.0)])
+        clocks.schedule("g", NOW + 5.0)
+        clocks.forget("g")
+        assert clocks.wanted("g", 1) == (0, 1)  # its times are read again
+        timer = Timer(clocks)
+        await timer.start()
+        wall.now = NOW + 5.0
+        clocks.schedule("other", NOW + 100.0)
+        await timer.until(1)
+        assert timer.checked == ["g"]
+        await timer.stop()
+
+    drive(body)
 
 
 # ---------------------------------------------------------------------- the timer

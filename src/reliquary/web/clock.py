@@ -93,8 +93,10 @@ class Clocks:
             track.players.append(int(player))
 
     def forget(self, game_id: str) -> None:
+        """Drop a game's stored times (it left the cache: they are read again when it
+        comes back). Its deadline stays: the timer reads the game again then, so a game
+        nobody looks at still ends on time."""
         self._tracks.pop(game_id, None)
-        self._deadlines.pop(game_id, None)
 
     # -- the clocks ----------------------------------------------------------------
     @staticmethod
