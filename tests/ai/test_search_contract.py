@@ -445,3 +445,41 @@ def test_a_chance_node_cut_off_returns_a_true_bound(build: Any, me: int, node: s
                 assert v == pytest.approx(mean), (alpha, beta, v, mean)
                 fails["exact"] += 1
     assert min(fails.values()) > 0, fails
+
+
+def test_a_warm_start_only_from_the_same_player_s_earlier_think_under_the_same_rules(
+        build: Any) -> None:
+    """docs/ai.md, warm starts: the next search of the same player in the same game
+    reads the last one's tables; another player, an earlier position (another game, an
+    undo), other rules or a history given from outside start cold."""
+    state = _quiet(build)
+    later = state.clone()
+    while later.turns_taken == state.turns_taken or later.current_player != KEY:
+        later.apply(later.legal_options()[0])
+    other_rules = (build(vigil_start=5).hero(KEY, "a1").minion(KEY, "b2").hero(SKULL, "h8")
+                   .minion(SKULL, "g7").relic(KEY, "c1").relic(SKULL, "f8")
+                   .set(turns_taken=[3, 3]).build())
+    assert other_rules.settings != state.settings and other_rules.current_player == KEY
+    skull = state.clone()
+    while skull.current_player != SKULL:
+        skull.apply(skull.legal_options()[0])
+
+    def second(position: State, **kwargs: Any) -> int:
+        agent = SearchAgent(seed=1, max_depth=2)
+        agent.analyse(state)
+        agent.analyse(position, **kwargs)
+        return int(agent.stats["warm"])
+
+    assert second(later) > 0  # the same player later in the same game: warm
+    assert second(state) > 0  # the same position again
+    assert second(later, seen={}) == 0  # a history from outside
+    assert second(other_rules) == 0  # other rules
+    assert second(skull) == 0  # the other player
+    earlier = SearchAgent(seed=1, max_depth=2)
+    earlier.analyse(later)
+    earlier.analyse(state)
+    assert earlier.stats["warm"] == 0  # an earlier position: another game or an undo
+    cold = SearchAgent(seed=1, max_depth=2, warm=False)
+    cold.analyse(state)
+    cold.analyse(later)
+    assert cold.stats["warm"] == 0 and cold.stats["warm_turn"] == -1
