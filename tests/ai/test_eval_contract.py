@@ -390,3 +390,20 @@ def test_the_modules_own_terms_count_by_their_weight(modules: tuple[str, ...]) -
     base = _decisions(51, round_cap=8)[-2]
     assert evaluate(base, KEY, replace(DEFAULT_WEIGHTS, module_terms=3.0)) == evaluate(
         base, KEY, replace(DEFAULT_WEIGHTS, module_terms=0.0))
+
+
+def test_each_card_s_reach_and_damage_for_every_faction_s_pieces(build: Any) -> None:
+    """docs/ai.md: each card's line for each piece — its range (plus 1 for an adjacent
+    strike's lunge), its damage; Ordeal's best face; Gale's crush (2, 1); a line that
+    neither strikes nor rolls nor pushes reaches nothing — asked with the piece's memo
+    or without it."""
+    content = reliquary.default_content()
+    for faction in content.factions:
+        state = (build(factions=(faction.id, faction.id)).hero(KEY, "d1").minion(KEY, "c2")
+                 .hero(SKULL, "e8").build())
+        for piece in (p for p in state.pieces.values() if p.owner == KEY):
+            table = evaluation._reach_table(state, piece)
+            for card in content.cards:
+                want = _line(state, card.id, piece)
+                assert evaluation._line_reach(state, card.id, piece) == want
+                assert evaluation._line_reach(state, card.id, piece, table) == want
