@@ -483,3 +483,25 @@ def test_a_warm_start_only_from_the_same_player_s_earlier_think_under_the_same_r
     cold.analyse(state)
     cold.analyse(later)
     assert cold.stats["warm"] == 0 and cold.stats["warm_turn"] == -1
+
+
+def test_a_carrier_one_move_from_home_is_a_threat_the_search_extends(build: Any) -> None:
+    """The threat check reads both kinds of win: a relic carried home (here Requiem's
+    MOVE brings Key's carrier to its back row) as well as a Hero killed."""
+    state = (build().hero(KEY, "e1").minion(KEY, "c2").carry(SKULL, "c2").hero(SKULL, "h8")
+             .hands(key=["Requiem"], skull=["Pilgrim"]).set(turns_taken=[2, 2]).build())
+    end = sum(state.turns_taken)
+    searcher = Searcher(SKULL, extend=1)
+    searcher.base_end = end
+    value = searcher.value(state.clone(), end, -math.inf, math.inf, 1)
+    assert searcher.extensions == 1 and value <= -WIN_THRESHOLD
+
+
+def test_a_search_leaves_the_position_it_was_given_as_it_was(build: Any) -> None:
+    """Only a child the search made itself is played on in place (``own``)."""
+    for state in (_turn(build), _ordeal(build), _quiet(build)):
+        before = position_key(state)
+        Searcher(KEY).value(state, sum(state.turns_taken) + 2, -math.inf, math.inf, 0)
+        assert position_key(state) == before
+        SearchAgent(seed=1, max_depth=2).analyse(state)
+        assert position_key(state) == before
