@@ -505,3 +505,16 @@ def test_a_search_leaves_the_position_it_was_given_as_it_was(build: Any) -> None
         assert position_key(state) == before
         SearchAgent(seed=1, max_depth=2).analyse(state)
         assert position_key(state) == before
+
+
+def test_with_a_node_budget_the_time_rule_starts_no_fewer_iterations(build: Any) -> None:
+    """The rule that starts no iteration the time left cannot finish is for a time budget
+    alone: with a node budget too, the next iteration starts, and the deadline (read
+    every 128th node) interrupts it."""
+    state = _quiet(build)
+    one = SearchAgent(seed=1, max_depth=1).analyse(state)[3].nodes
+    past = time.perf_counter()
+    _, _, depth, timed = SearchAgent(seed=1).analyse(state, deadline=past)
+    assert depth == 1 and timed.nodes == one  # time alone: no second iteration
+    _, _, depth, both = SearchAgent(seed=1).analyse(state, deadline=past, nodes=10**7)
+    assert depth == 1 and one < both.nodes <= one + 128
