@@ -499,3 +499,67 @@ def test_the_view_s_seconds_left_of_a_running_think(monkeypatch: pytest.MonkeyPa
     pool._brains["g"] = _Brain("hard", spent=0.123)
     pool._running.clear()  # between thinks: what is left of the turn's budget
     assert ai_pool.ai_status(pool, "g", "hard", ai_to_move=True)["seconds_left"] == 1.38
+
+
+# ---------------------------------------------------------------------- bounds and turns
+def test_plans_are_pruned_from_256_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    pool = AIPool(default_content(), max_thinking=1)
+    monkeypatch.setattr(ai_pool.time, "monotonic", lambda: 10_000.0)
+    for n in range(255):
+        pool._brains[f"new{n}"] = _Brain("hard", used=10_000.0)
+    pool._brains["stale"] = _Brain("hard", used=0.0)  # the 256th
+    pool._prune()
+    assert "stale" not in pool._brains and len(pool._brains) == 255
+
+
+def _loop_future() -> Any:
+    loop = asyncio.new_event_loop()
+    try:
+        return loop.create_future()
+    finally:
+        loop.close()
+
+
+def test_among_owners_running_as_many_the_one_served_longest_ago_goes(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    pool = pool_with(Workers(), 2, monkeypatch)
+    pool._served = {"a": 5, "b": 2}
+    pool._waiting = OrderedDict({10: (_Job("ga", None, owner="a"), _loop_future()),
+                                 11: (_Job("gb", None, owner="b"), _loop_future())})
+    assert pool._next_waiting() == 11  # b was served at ticket 2, a at 5
+    pool._waiting[12] = (_Job("gc", None, owner="c"), _loop_future())
+    assert pool._next_waiting() == 12  # c never was
+    pool._running = {3: _Job("x", None, owner="c", worker=0)}
+    assert pool._next_waiting() == 11  # c runs one now: the others first
+
+
+def test_a_think_whose_home_is_busy_takes_a_free_worker(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    pool = pool_with(Workers(), 2, monkeypatch)
+    pool._homes = OrderedDict({"g": 0})
+    pool._running = {1: _Job("other", None, worker=0)}
+    job = _Job("g", None, sticky=True)
+    pool._start(2, job)
+    assert job.worker == 1 and pool.home("g") == 1  # a cold start, its new home
+
+
+def test_the_homes_and_owners_kept_are_the_most_recent(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    kept = ai_pool._HOMES_KEPT
+    pool = pool_with(Workers(), 2, monkeypatch)
+    pool._homes = OrderedDict((f"g{n}", 0) for n in range(kept))
+    pool._served = {f"o{n}": n + 1 for n in range(kept)}
+    pool._tickets = kept
+    pool._start(kept + 1, _Job("g0", None, sticky=True, owner="o0"))  # used again
+    pool._running.clear()
+    pool._start(kept + 2, _Job("fresh", None, sticky=True, owner="new"))
+    assert "g0" in pool._homes and "g1" not in pool._homes and "fresh" in pool._homes
+    assert "o0" in pool._served and "o1" not in pool._served and "new" in pool._served
+    assert len(pool._homes) == len(pool._served) == kept
+
+
+def test_stopping_a_game_leaves_its_hint_running(monkeypatch: pytest.MonkeyPatch) -> None:
+    pool = pool_with(Workers(), 1, monkeypatch)
+    pool._running = {1: _Job("g", 1.0, sticky=False, worker=0)}
+    assert pool.stop("g") is False
+    assert 1 in pool._running and pool.stopped == 0
