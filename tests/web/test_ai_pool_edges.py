@@ -563,3 +563,36 @@ def test_stopping_a_game_leaves_its_hint_running(monkeypatch: pytest.MonkeyPatch
     pool._running = {1: _Job("g", 1.0, sticky=False, worker=0)}
     assert pool.stop("g") is False
     assert 1 in pool._running and pool.stopped == 0
+
+
+class Asked(AIPool):
+    """A pool that records how each search was asked for."""
+
+    def __init__(self) -> None:
+        super().__init__(default_content(), max_thinking=1, hint_seconds=0.7)
+        self.asked: list[tuple[Any, ...]] = []
+
+    async def run(self, game_id: str, budget: float | None, fn: Any, *args: Any,
+                  sticky: bool = False, owner: str | None = None) -> Any:
+        self.asked.append((game_id, budget, fn, args, sticky, owner))
+        if fn is ai_pool.think_in_worker:
+            return {"line": [], "value": None, "seconds": 0.1, "nodes": 1,
+                    "remembered": 0, "warm": 0, "warm_turn": -1}
+        return {"best": "x"}
+
+
+def test_each_search_is_asked_for_its_owner() -> None:
+    """The queue serves owners in turn: a hint is its asker's, a think the game's
+    creator's; a hint goes to any worker, a think home, each with its budget."""
+    state = _position()
+    pool = Asked()
+    assert asyncio.run(pool.hint("g", state, owner="asker")) == {"best": "x"}
+    game_id, budget, fn, args, sticky, owner = pool.asked[-1]
+    assert (game_id, budget, fn, sticky, owner) == ("g", 0.7, ai_pool.hint_in_worker,
+                                                    False, "asker")
+    assert args == (ai_pool._position(state), 0.7)
+    asyncio.run(pool.choose("g", state, "hard", 9, ["t1"], owner="creator"))
+    game_id, budget, fn, args, sticky, owner = pool.asked[-1]
+    assert (game_id, fn, sticky, owner) == ("g", ai_pool.think_in_worker, True, "creator")
+    assert budget == pytest.approx(1.5 * 0.85)
+    assert args == (ai_pool._position(state), "hard", 9, budget, ["t1"], "g")
