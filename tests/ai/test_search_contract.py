@@ -518,3 +518,17 @@ def test_with_a_node_budget_the_time_rule_starts_no_fewer_iterations(build: Any)
     assert depth == 1 and timed.nodes == one  # time alone: no second iteration
     _, _, depth, both = SearchAgent(seed=1).analyse(state, deadline=past, nodes=10**7)
     assert depth == 1 and one < both.nodes <= one + 128
+
+
+def test_the_first_iteration_always_finishes_and_time_left_starts_the_next(
+        build: Any) -> None:
+    """docs/ai.md: the search always finishes one turn deep, whatever its budget; with
+    time to spare (a deadline an hour away) it goes on to its depth cap."""
+    state = _quiet(build)
+    one = SearchAgent(seed=1, max_depth=1).analyse(state)[3].nodes
+    assert one > 2
+    _, _, depth, searcher = SearchAgent(seed=1).analyse(state, None, 1)
+    assert depth == 1 and searcher.nodes > one  # the second iteration ran out at once
+    _, _, depth, _ = SearchAgent(seed=1, max_depth=3).analyse(
+        state, deadline=time.perf_counter() + 3600)
+    assert depth == 3
