@@ -857,6 +857,18 @@ PINNED: tuple[Fault, ...] = (
     pinned("lab", "p-ray-dashboard", "lab/runner.py",
            "include_dashboard=False,", "include_dashboard=True,",
            "a Ray run started here opens Ray's dashboard"),
+    # Practice sample P's web survivors, pinned after it ran.
+    pinned("web", "p-bar-turned-to-the-ai", "web/games.py",
+           "state, 1 - session.ai_seat())", "state, 1 + session.ai_seat())",
+           "with the AI playing Skull, the evaluation bar is not the human's"),
+    pinned("web", "p-origin-close-unexplained", "web/guard.py",
+           '"code": 1008,\n                            '
+           '"reason": "this page\'s origin may not open this WebSocket"}',
+           '"code": 1008}',
+           "a socket from another site is closed without saying why"),
+    pinned("web", "p-hint-unseeded", "web/ai_pool.py",
+           'agent="hard", seed=0, time=seconds)', 'agent="hard", time=seconds)',
+           "the hint's search is not seeded as documented"),
     # Practice sample P's environment and AI survivors, pinned after it ran.
     pinned("env", "p-decode-below-zero", "env/encoding.py",
            "if not 0 <= action < self.size:", "if not -1 <= action < self.size:",
@@ -894,6 +906,14 @@ PINNED: tuple[Fault, ...] = (
     pinned("printing", "l-tokens-title-regular", "printing/tokens.py",
            'height - margin, 8, bold=True,', 'height - margin, 8, bold=False,',
            "the token pages' title in the regular face"),
+    # Fresh sample M's survivors (seed 13), pinned after it ran.
+    pinned("web", "m-worker-many-processes", "web/ai_pool.py",
+           "ProcessPoolExecutor(\n                max_workers=1,\n",
+           "ProcessPoolExecutor(\n",
+           "a worker's pool starts a process per core, so its kept agents are split"),
+    pinned("lab", "m-fault-kind-unchecked", "lab/runner.py",
+           'if kind not in ("kill", "memory"):', "if False:",
+           "a mistyped RELIQUARY_LAB_FAULT kind tests nothing, silently"),
     # Practice sample P's printing survivors, pinned after it ran (the class tests
     # test_tokens_art.py, test_sheets_contract.py, test_export_contract.py).
     pinned("printing", "p-hero-drawn-as-minion", "printing/tokens.py",

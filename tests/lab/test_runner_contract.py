@@ -300,6 +300,15 @@ def test_the_fault_hook(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, spec: s
     assert runner.FAULT_ENV == "RELIQUARY_LAB_FAULT"
 
 
+@pytest.mark.parametrize("spec", ["hang:1", "Memory:1", "kil:2:1"])
+def test_the_fault_hook_refuses_an_unknown_kind(monkeypatch: pytest.MonkeyPatch,
+                                                tmp_path: Path, spec: str) -> None:
+    job = next(j for j in spec_of(tmp_path, 1).jobs() if j.game_index == 1)
+    monkeypatch.setenv(runner.FAULT_ENV, spec)
+    with pytest.raises(ValueError, match=f"RELIQUARY_LAB_FAULT='{spec}': the kind must be"):
+        runner._inject_fault(job, 1)
+
+
 @pytest.mark.parametrize(("code", "text"), [
     (-9, "the worker process died of SIGKILL (killed: out of memory?)"),
     (-15, "the worker process died of SIGTERM"),

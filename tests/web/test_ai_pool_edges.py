@@ -365,6 +365,24 @@ def test_when_every_candidate_s_home_is_busy_the_first_goes(
         loop.close()
 
 
+def test_each_worker_is_one_process_started_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    made: list[dict[str, Any]] = []
+
+    class Recorded:
+        def __init__(self, **kwargs: Any) -> None:
+            made.append(kwargs)
+
+    monkeypatch.setattr(ai_pool, "ProcessPoolExecutor", Recorded)
+    pool = AIPool(default_content(), max_thinking=2, start_method="spawn")
+    first = pool.executor(1)
+    assert pool.executor(1) is first and len(made) == 1  # started on first use only
+    pool.executor(0)
+    assert [m["max_workers"] for m in made] == [1, 1]  # a worker's agents live in one process
+    assert made[0]["mp_context"].get_start_method() == "spawn"
+    assert made[0]["initializer"] is ai_pool._init_worker
+    assert made[0]["initargs"] == (pool.content, pool.nice)
+
+
 def test_a_worker_that_cannot_start_frees_its_slot(monkeypatch: pytest.MonkeyPatch) -> None:
     pool = pool_with(Workers(), 1, monkeypatch)
 

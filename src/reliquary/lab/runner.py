@@ -306,6 +306,8 @@ def _inject_fault(job: GameJob, attempt: int) -> None:
     if not spec:
         return
     kind, index, *when = spec.split(":")
+    if kind not in ("kill", "memory"):  # a typo would otherwise test nothing, silently
+        raise ValueError(f"{FAULT_ENV}={spec!r}: the kind must be 'kill' or 'memory'")
     if int(index) != job.game_index or (when and int(when[0]) != attempt):
         return
     if kind == "kill":
