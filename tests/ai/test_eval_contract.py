@@ -47,6 +47,7 @@ from .test_eval_reference import (
     _hero,
     _line,
     _regroupable,
+    carries_home,
 )
 from .test_vigil import _one_minion_up
 
@@ -122,35 +123,6 @@ def ref_hero_threat(s: State, player: int) -> bool:
     hero = _hero(s, 1 - player)
     return (s.turns_taken[player] > 0 and hero is not None
             and _damage_at(s, player, hero) >= hero.hp)
-
-
-def ref_home_threat(s: State, player: int) -> bool:
-    """``player`` can carry the enemy relic home this turn (docs/ai.md, as
-    ``relic_en_prise`` of ``test_eval_reference.py`` reads it for the player to move)."""
-    carrier_id = s.relic_carrier[1 - player]
-    if carrier_id < 0 or s.pieces[carrier_id].veiled:
-        return False
-    n = s.geometry.size
-    home = 0 if player == 0 else n - 1
-    x, y = s.pieces[carrier_id].sq % n, s.pieces[carrier_id].sq // n
-
-    def free(fx: int) -> bool:
-        sq = home * n + fx
-        return 0 <= fx < n and s.piece_at(sq) is None and not s.is_ruin(sq)
-
-    sign = 1 if player == 0 else -1
-    for card in s.hands[player]:
-        for dx, dy in s.content.card(card).diagram:
-            if y + sign * dy == home and free(x + sign * dx):
-                return True
-    if abs(y - home) == 1 and any(free(x + dx) for dx in (-1, 0, 1)):
-        faction = s.faction(player)
-        if faction is not None and faction.passive == "lantern_step":
-            return True
-        others = sum(1 for p in s.pieces.values() if p.owner == player) > 1
-        if others and any(s.content.card(c).escort for c in s.hands[player]):
-            return True
-    return False
 
 
 def _decisions(seed: int, **settings: Any) -> list[State]:
@@ -301,10 +273,10 @@ def test_the_helpers_at_every_decision(decisions: list[State]) -> None:
             resets = ref_can_reset(s, q)
             assert can_reset(s, q) == resets, (q, s.turns_taken)
             assert hero_threat(s, q) == ref_hero_threat(s, q), (q, s.turns_taken)
-            assert home_threat(s, q) == ref_home_threat(s, q), (q, s.turns_taken)
+            assert home_threat(s, q) == carries_home(s, q), (q, s.turns_taken)
             met["reset"].add(resets)
             met["hero"].add(ref_hero_threat(s, q))
-            met["home"].add(ref_home_threat(s, q))
+            met["home"].add(carries_home(s, q))
     assert met["reset"] == met["hero"] == met["home"] == {True, False}, met
 
 

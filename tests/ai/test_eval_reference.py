@@ -219,37 +219,42 @@ def minion_en_prise(s: State, q: int) -> float:
                        if p.owner == q and not p.hero) else 0.0
 
 
-def relic_en_prise(s: State, q: int) -> float:
-    """The other side, to move, can carry ``q``'s relic home this turn (docs/ai.md,
+def carries_home(s: State, player: int) -> bool:
+    """``player`` can carry the enemy relic home this turn (docs/ai.md,
     ``home_threat``): a card's MOVE (its diagram, turned for Skull, D1) lands the
     carrier on a free square of its back row, or the carrier is one rank from it next to
     a free square there and an Escort card (with another piece to move) or the Lantern
     Bearers' passive gives the step; a veiled carrier cannot."""
-    mover = s.current_player
-    carrier_id = s.relic_carrier[q]
-    if mover != 1 - q or carrier_id < 0 or s.pieces[carrier_id].veiled:
-        return 0.0
+    carrier_id = s.relic_carrier[1 - player]
+    if carrier_id < 0 or s.pieces[carrier_id].veiled:
+        return False
     n = s.geometry.size
-    home = 0 if mover == 0 else n - 1
+    home = 0 if player == 0 else n - 1
     x, y = s.pieces[carrier_id].sq % n, s.pieces[carrier_id].sq // n
 
     def free(fx: int) -> bool:
         sq = home * n + fx
         return 0 <= fx < n and s.piece_at(sq) is None and not s.is_ruin(sq)
 
-    sign = 1 if mover == 0 else -1
-    for card in s.hands[mover]:
+    sign = 1 if player == 0 else -1
+    for card in s.hands[player]:
         for dx, dy in s.content.card(card).diagram:
             if y + sign * dy == home and free(x + sign * dx):
-                return -1.0
+                return True
     if abs(y - home) == 1 and any(free(x + dx) for dx in (-1, 0, 1)):
-        faction = s.faction(mover)
+        faction = s.faction(player)
         if faction is not None and faction.passive == "lantern_step":
-            return -1.0
-        others = sum(1 for p in s.pieces.values() if p.owner == mover) > 1
-        if others and any(s.content.card(c).escort for c in s.hands[mover]):
-            return -1.0
-    return 0.0
+            return True
+        others = sum(1 for p in s.pieces.values() if p.owner == player) > 1
+        if others and any(s.content.card(c).escort for c in s.hands[player]):
+            return True
+    return False
+
+
+def relic_en_prise(s: State, q: int) -> float:
+    """The other side, to move, can carry ``q``'s relic home this turn."""
+    mover = s.current_player
+    return -1.0 if mover == 1 - q and carries_home(s, mover) else 0.0
 
 
 TERMS = (hero_hp, hero_last_hp, minion, advance, threat_adjacent, threat_near, carry,
