@@ -380,7 +380,7 @@ FAULTS: tuple[Fault, ...] = (
           "the English download serves the Spanish PDF"),
     # -- environments ---------------------------------------------------------------
     fault("env", "planes-hp-by-four", "env/encoding.py",
-          "self._max_hp = max([f.hero_hp for f in content.factions] + [4])",
+          "self._max_hp = max(f.hero_hp for f in content.factions)",
           "self._max_hp = 4", "HP scaled by 4, not the largest Hero HP"),
     fault("env", "planes-hp-own-max", "env/encoding.py",
           'min(piece.hp / self._max_hp, 1.0)', 'min(piece.hp / max(piece.max_hp, 1), 1.0)',
@@ -914,6 +914,10 @@ PINNED: tuple[Fault, ...] = (
     pinned("lab", "m-fault-kind-unchecked", "lab/runner.py",
            'if kind not in ("kill", "memory"):', "if False:",
            "a mistyped RELIQUARY_LAB_FAULT kind tests nothing, silently"),
+    # Fresh sample N's survivor (seed 14), pinned after it ran.
+    pinned("lab", "n-run-games-drops-failures", "lab/runner.py",
+           "run_local(jobs, workers, on_failure=on_failure)", "run_local(jobs, workers)",
+           "a local run's failed games are never reported to its caller"),
     # Practice sample P's printing survivors, pinned after it ran (the class tests
     # test_tokens_art.py, test_sheets_contract.py, test_export_contract.py).
     pinned("printing", "p-hero-drawn-as-minion", "printing/tokens.py",

@@ -207,6 +207,23 @@ def test_run_spec_and_run_games_use_ray_only_with_an_address(
     assert asked == ["auto", "local"] and len(rows) == 4
 
 
+def test_run_games_reports_a_local_failure(tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    jobs = spec_of(tmp_path, 1).jobs()
+
+    def play(job: GameJob) -> dict[str, Any]:
+        if job.game_index == 2:
+            raise MemoryError("always")
+        return row_of(job)
+
+    monkeypatch.setattr(runner, "play_game", play)
+    failures: list[Failure] = []
+    rows = runner.run_games(jobs, workers=1, on_failure=failures.append)
+    assert [r["game_index"] for r in rows] == [0, 1, 3]
+    assert [(f.job.game_index, f.error, f.attempts) for f in failures] == [
+        (2, "MemoryError: always", 2)]
+
+
 # ---------------------------------------------------------------------- playing here
 def test_one_worker_plays_in_this_process(tmp_path: Path,
                                           monkeypatch: pytest.MonkeyPatch) -> None:
