@@ -918,6 +918,20 @@ PINNED: tuple[Fault, ...] = (
     pinned("lab", "n-run-games-drops-failures", "lab/runner.py",
            "run_local(jobs, workers, on_failure=on_failure)", "run_local(jobs, workers)",
            "a local run's failed games are never reported to its caller"),
+    # Fresh sample O's survivors (seed 15), pinned after it ran.
+    pinned("web", "o-nice-fraction-taken", "web/ai_pool.py",
+           'env_number("RELIQUARY_AI_NICE", 10, whole=True)',
+           'env_number("RELIQUARY_AI_NICE", 10, whole=False)',
+           "RELIQUARY_AI_NICE=2.5 is taken as 2 instead of refused"),
+    pinned("ai", "o-root-ply-minus-one", "ai/search.py",
+           "v = searcher.value(state, end, -math.inf, math.inf, 0)",
+           "v = searcher.value(state, end, -math.inf, math.inf, -1)",
+           "the root counted as ply -1: a win scores a ply sooner, its first replies "
+           "are never repetitions and the root reads its own table entry"),
+    pinned("ai", "o-iteration-a-turn-deeper", "ai/search.py",
+           "end = root_turns + depth - (1 if between else 0)",
+           "end = root_turns + depth - (1 if between else -1)",
+           "every iteration from a turn start searches a turn deeper than asked"),
     # Practice sample P's printing survivors, pinned after it ran (the class tests
     # test_tokens_art.py, test_sheets_contract.py, test_export_contract.py).
     pinned("printing", "p-hero-drawn-as-minion", "printing/tokens.py",

@@ -236,8 +236,11 @@ def test_a_proven_result_ends_the_deepening(build: Any) -> None:
     state = (build().hero(KEY, "f3").minion(KEY, "c2").carry(SKULL, "c2")
              .hero(SKULL, "f8").hands(key=["Pilgrim", "Crossroads", "Sidewind"])
              .set(turns_taken=[2, 2]).build())
-    _, value, depth, _ = SearchAgent(seed=1, max_depth=5).analyse(state)
+    line, value, depth, _ = SearchAgent(seed=1, max_depth=5).analyse(state)
     assert value >= WIN_THRESHOLD and depth == 1
+    # sooner wins score higher: the root is ply 0, so a win after the line's three
+    # decisions scores WIN - 3 (sample O: a root counted as ply -1 scored WIN - 2)
+    assert len(line) == 3 and value == WIN - len(line)
     _, _, depth, _ = SearchAgent(seed=1, max_depth=3).analyse(_quiet(build))
     assert depth == 3  # nothing proven: every iteration up to the cap
 
@@ -532,3 +535,33 @@ def test_the_first_iteration_always_finishes_and_time_left_starts_the_next(
     _, _, depth, _ = SearchAgent(seed=1, max_depth=3).analyse(
         state, deadline=time.perf_counter() + 3600)
     assert depth == 3
+
+
+def _own_turn_positions(state: State, me: int) -> int:
+    """The positions from ``state`` through ``me``'s decisions and chance up to the other
+    player's first decision (the leaves of a search one turn deep)."""
+    if state.result is not None or (not state.is_chance and state.current_player != me):
+        return 1
+    options = ([o for o, _ in state.chance_outcomes()] if state.is_chance
+               else state.legal_options())
+    total = 1
+    for option in options:
+        child = state.clone()
+        child.apply(option)
+        total += _own_turn_positions(child, me)
+    return total
+
+
+@pytest.mark.parametrize("seed", [4, 9])
+def test_an_iteration_at_a_turn_start_searches_the_turn_and_no_further(seed: int) -> None:
+    """docs/ai.md: depth is counted in whole turns. One turn deep from a turn start
+    visits this turn's positions only (sample K pinned the round-end case)."""
+    rng = random.Random(seed)
+    state = reliquary.new_game(round_cap=30)
+    while state.is_chance or state.stack[-1][0] != "play" or state.rounds < 2:
+        state.apply(sample_chance(state, rng) if state.is_chance
+                    else rng.choice(state.legal_options()))
+    me = state.current_player
+    _, _, depth, searcher = SearchAgent(seed=1, max_depth=1, extend=0).analyse(state.clone())
+    assert depth == 1
+    assert 0 < searcher.nodes <= _own_turn_positions(state, me)

@@ -614,3 +614,14 @@ def test_each_search_is_asked_for_its_owner() -> None:
     assert (game_id, fn, sticky, owner) == ("g", ai_pool.think_in_worker, True, "creator")
     assert budget == pytest.approx(1.5 * 0.85)
     assert args == (ai_pool._position(state), "hard", 9, budget, ["t1"], "g")
+
+
+@pytest.mark.parametrize("raw", ["2.5", "1e1"])
+def test_the_workers_niceness_must_be_a_whole_number(monkeypatch: pytest.MonkeyPatch,
+                                                     raw: str) -> None:
+    monkeypatch.setenv("RELIQUARY_AI_NICE", raw)
+    with pytest.raises(ValueError, match=f"RELIQUARY_AI_NICE must be a whole number, "
+                                         f"not '{raw}'"):
+        AIPool(default_content(), max_thinking=1)
+    monkeypatch.setenv("RELIQUARY_AI_NICE", "25")  # past the top: the system's lowest
+    assert AIPool(default_content(), max_thinking=1).nice == 19
