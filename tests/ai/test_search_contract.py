@@ -29,6 +29,8 @@ from reliquary.ai.hashing import position_key, repetition_key
 from reliquary.ai.search import GreedyAgent, SearchAgent, Searcher, _OutOfBudget
 from reliquary.engine import KEY, SKULL, Play, State
 
+from .test_round_end_depth import positions_until_the_next_turn
+
 
 def test_the_search_agent_s_defaults_are_the_documented_ones() -> None:
     agent = SearchAgent()
@@ -538,18 +540,14 @@ def test_the_first_iteration_always_finishes_and_time_left_starts_the_next(
 
 
 def _own_turn_positions(state: State, me: int) -> int:
-    """The positions from ``state`` through ``me``'s decisions and chance up to the other
-    player's first decision (the leaves of a search one turn deep)."""
-    if state.result is not None or (not state.is_chance and state.current_player != me):
-        return 1
-    options = ([o for o, _ in state.chance_outcomes()] if state.is_chance
-               else state.legal_options())
-    total = 1
-    for option in options:
+    """The positions from the turn start ``state`` through ``me``'s decisions and chance
+    up to the next turn (the leaves of a search one turn deep)."""
+    def after(option: Any) -> State:
         child = state.clone()
         child.apply(option)
-        total += _own_turn_positions(child, me)
-    return total
+        return child
+
+    return 1 + sum(positions_until_the_next_turn(after(o), me) for o in state.legal_options())
 
 
 @pytest.mark.parametrize("seed", [4, 9])
