@@ -19,7 +19,7 @@ from sqlalchemy import create_engine
 from reliquary.web import live
 from reliquary.web.live import GameGone, LiveHub, revision_probe
 
-from .test_live_watchers import Socket, unchanged
+from .test_live_watchers import CountedUnchanged, Socket, unchanged
 
 
 async def _settle(rounds: int = 10) -> None:
@@ -153,13 +153,7 @@ def test_no_idle_close_at_idle_0_and_a_ping_each_period() -> None:
     async def scenario() -> None:
         hub = LiveHub("sqlite://", ping_s=0.002, idle_s=0, poll_s=0)
         await hub.start()
-        reads = 0
-
-        async def snapshot() -> dict[str, Any]:
-            nonlocal reads
-            reads += 1
-            return {"type": "update", "rev": "1"}
-
+        snapshot = CountedUnchanged()
         socket = Socket()
         task = asyncio.ensure_future(hub.serve(socket, "g", snapshot))
         for _ in range(20_000):  # a bound on turns, not a clock: pings come every 2 ms
@@ -170,7 +164,7 @@ def test_no_idle_close_at_idle_0_and_a_ping_each_period() -> None:
         # reads the game again (a notification may have been lost)
         assert socket.sent[0] == {"type": "update", "rev": "1"}
         assert all(m == {"type": "ping"} for m in socket.sent[1:])
-        assert reads >= 3
+        assert snapshot.reads >= 3
         assert not task.done()
         socket.gone.set()
         await task

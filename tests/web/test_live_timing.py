@@ -18,7 +18,7 @@ import pytest
 from reliquary.web import live
 from reliquary.web.live import LiveHub
 
-from .test_live_watchers import Socket
+from .test_live_watchers import CountedUnchanged, Socket
 
 
 class Clock:
@@ -125,13 +125,7 @@ def test_pings_come_each_period_and_the_idle_close_between(
         clock: Clock, monkeypatch: pytest.MonkeyPatch) -> None:
     waits = Waits(clock, monkeypatch)
     start = clock.now
-    reads = 0
-
-    async def snapshot() -> dict[str, Any]:
-        nonlocal reads
-        reads += 1
-        return {"type": "update", "rev": "1"}
-
+    snapshot = CountedUnchanged()
     socket = Socket()
     _serve(LiveHub("sqlite://", ping_s=4.5, idle_s=9.5, poll_s=0), socket, snapshot)
     # pings at 4.5 and 9.0 (a ping is no activity of the client's), the close at 9.5
@@ -139,7 +133,7 @@ def test_pings_come_each_period_and_the_idle_close_between(
                            {"type": "ping"}, IDLE]
     assert waits.timeouts == [4.5, 4.5, 0.5]
     assert clock.now == start + 9.5 and socket.closed == [4408]
-    assert reads == 3  # each ping looks at the game again
+    assert snapshot.reads == 3  # each ping looks at the game again
 
 
 def test_an_update_sent_starts_the_idle_period_again(

@@ -47,6 +47,17 @@ async def unchanged() -> dict[str, Any]:
     return {"type": "update", "rev": "1"}
 
 
+class CountedUnchanged:
+    """:func:`unchanged`, counting how often the game is read."""
+
+    def __init__(self) -> None:
+        self.reads = 0
+
+    async def __call__(self) -> dict[str, Any]:
+        self.reads += 1
+        return await unchanged()
+
+
 def test_a_game_is_watched_until_its_last_socket_closes() -> None:
     async def scenario() -> None:
         hub = LiveHub("sqlite://", ping_s=0, idle_s=0, poll_s=0)
