@@ -252,6 +252,15 @@ def test_listening_is_cleared_while_the_connection_is_lost(
 
 
 # ---------------------------------------------------------------------- sending
+def sender() -> tuple[LiveHub, asyncio.Task[None]]:
+    """A PostgreSQL hub's NOTIFY sender alone, as ``start`` runs it (its origin fixed,
+    so the payloads are known)."""
+    hub = LiveHub(URL, ping_s=0, idle_s=0)
+    hub.origin = "abcd0123"
+    hub._pending_event = asyncio.Event()
+    return hub, asyncio.create_task(hub._send())
+
+
 def test_changes_go_out_in_one_notify_on_one_kept_connection(
         monkeypatch: pytest.MonkeyPatch) -> None:
     sleeps = Sleeps(monkeypatch)
@@ -260,10 +269,7 @@ def test_changes_go_out_in_one_notify_on_one_kept_connection(
     monkeypatch.setattr(psycopg.AsyncConnection, "connect", connect)
 
     async def body() -> None:
-        hub = LiveHub(URL, ping_s=0, idle_s=0)
-        hub.origin = "abcd0123"
-        hub._pending_event = asyncio.Event()
-        task = asyncio.create_task(hub._send())
+        hub, task = sender()
         await settle()
         assert connect.calls == [] and conn.executed == []  # nothing to say yet
         hub.publish("g1")
@@ -303,10 +309,7 @@ def test_a_failed_notify_is_sent_again_on_a_new_connection(
     monkeypatch.setattr(psycopg.AsyncConnection, "connect", connect)
 
     async def body() -> None:
-        hub = LiveHub(URL, ping_s=0, idle_s=0)
-        hub.origin = "abcd0123"
-        hub._pending_event = asyncio.Event()
-        task = asyncio.create_task(hub._send())
+        hub, task = sender()
         await settle()
         hub.publish("g1")
         await until(lambda: len(good.executed) == 1)
